@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { PermanentError } from '../errors.ts';
+import { DocId, Version } from '../domain/ids.ts';
+import { ARTIFACT_NAMES, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
+
+function isNotFound(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'ENOENT';
+}
+
+/**
+ * ArtifactStore on a local directory. Writes go to a temp file and are renamed into place, so a
+ * reader (or a worker restarted after SIGKILL) never sees half an artifact.
+ */
+export function createLocalArtifactStore(opts: { dir: string }): ArtifactStore {
+  const root = path.resolve(opts.dir);
+
+  function fileOf(docId: string, version: string, name: ArtifactName): string {
+    // Ids are validated so a crafted id can never escape the root.
+    DocId.parse(docId);
+    Version.parse(version);
+    if (!ARTIFACT_NAMES.includes(name)) throw new TypeError(`unknown artifact ${name}`);
+    return path.join(root, docId, version, name);
+  }
+
+  async function atomicWrite(file: string, data: Uint8Array | string): Promise<void> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(tmp, data);
+    await rename(tmp, file);
+  }
+
+  async function read(docId: string, version: string, name: ArtifactName): Promise<Buffer> {
+    try {
+      return await readFile(fileOf(docId, version, name));
+    } catch (err) {
+      if (isNotFound(err)) {
+        throw new PermanentError('ARTIFACT_MISSING', `artifact ${name} of ${docId}@${version.slice(0, 12)} is missing`);
+      }
+      throw err;
+    }
+  }
+
+  return {
+    async putBytes(docId, version, name, bytes) {
+      await atomicWrite(fileOf(docId, version, name), bytes);
+    },
+    async getBytes(docId, version, name) {
+      const buf = await read(docId, version, name);
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    },
+    async putJson(docId, version, name, value) {
+      await atomicWrite(fileOf(docId, version, name), JSON.stringify(value));
+    },
+    async getJson<T extends z.ZodType>(docId: string, version: string, name: ArtifactName, schema: T) {
+      const text = (await read(docId, version, name)).toString('utf8');
+      const parsed = schema.safeParse(JSON.parse(text));
+      if (!parsed.success) {
+        throw new PermanentError(
+          'INVALID_PAYLOAD',
+          `artifact ${name} of ${docId} does not match its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+        );
+      }
+      return parsed.data as z.infer<T>;
+    },
+    async exists(docId, version, name) {
+      try {
+        await stat(fileOf(docId, version, name));
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+    async listVersions(docId) {
+      DocId.parse(docId);
+      try {
+        const entries = await readdir(path.join(root, docId), { withFileTypes: true });
+        return entries.filter((e) => e.isDirectory() && Version.safeParse(e.name).success).map((e) => e.name).sort();
+      } catch (err) {
+        if (isNotFound(err)) return [];
+        throw err;
+      }
+    },
+    async deleteDoc(docId, opts) {
+      DocId.parse(docId);
+      if (!opts?.exceptVersion) {
+        await rm(path.join(root, docId), { recursive: true, force: true });
+        return;
+      }
+      for (const v of await this.listVersions(docId)) {
+        if (v !== opts.exceptVersion) await rm(path.join(root, docId, v), { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { PermanentError } from '../errors.ts';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * Every environment variable Quarry reads, in one place. `.env.example` documents each one;
+ * the README's configuration table is generated from the same descriptions.
+ */
+export const ConfigSchema = z.object({
+  /** Redis for BullMQ, status records, locks and caches. @defaultValue redis://127.0.0.1:6379 */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').default('redis://127.0.0.1:6379'),
+  /** Key prefix for every Redis key and BullMQ queue, so several Quarry installs can share a Redis. @defaultValue quarry */
+  QUARRY_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, "-" and "_" only').default('quarry'),
+  /** Where the embedded defaults keep their data (artifacts, LanceDB). @defaultValue .quarry */
+  QUARRY_DATA_DIR: z.string().min(1).default('.quarry'),
+  /** The watched folder: PDFs dropped here are ingested, removed ones deleted. @defaultValue inbox */
+  QUARRY_WATCH_DIR: z.string().min(1).default('inbox'),
+  /** Artifact store: `local` keeps stage outputs under QUARRY_DATA_DIR/artifacts. @defaultValue local */
+  ARTIFACT_STORE: z.enum(['local']).default('local'),
+  /** Vector store: `lancedb` is embedded, under QUARRY_DATA_DIR/lancedb. @defaultValue lancedb */
+  VECTOR_STORE: z.enum(['lancedb']).default('lancedb'),
+  /** Embedder: `hash` needs no model; `openai` calls any OpenAI-compatible /embeddings endpoint. @defaultValue hash */
+  EMBEDDER: z.enum(['hash', 'openai']).default('hash'),
+  /** Embedding model name (for `openai`; `hash` names itself). @defaultValue text-embedding-3-small */
+  EMBED_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  /** Vector dimension: the hash embedder's size, or the `dimensions` asked of an OpenAI-compatible model. @defaultValue 512 */
+  EMBED_DIMENSION: int(8, 8192).default(512),
+  /** Base URL of the OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, TEI). */
+  EMBED_BASE_URL: z.string().url().optional(),
+  /** API key for the embedding endpoint. */
+  EMBED_API_KEY: z.string().optional(),
+  /** Texts per embedding request. @defaultValue 64 */
+  EMBED_BATCH_SIZE: int(1, 2048).default(64),
+  /** PDFs larger than this fail with TOO_LARGE before parsing. @defaultValue 104857600 (100 MiB) */
+  MAX_PDF_BYTES: int(1, 2 ** 31).default(100 * 1024 * 1024),
+  /** PDFs with more pages fail with TOO_LARGE. @defaultValue 5000 */
+  MAX_PDF_PAGES: int(1, 100_000).default(5000),
+  /** Extraction of one PDF is stopped after this long (EXTRACT_TIMEOUT). @defaultValue 120000 */
+  EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
+  /** Heap limit of the isolated extraction thread (over it: TOO_LARGE). @defaultValue 1024 */
+  EXTRACT_MAX_HEAP_MB: int(64, 16_384).default(1024),
+  /** Jobs one stage worker runs at once. @defaultValue 2 */
+  WORKER_CONCURRENCY: int(1, 256).default(2),
+  /** BullMQ lock duration: a job whose worker stops renewing it for this long is retried. @defaultValue 30000 */
+  WORKER_LOCK_MS: int(1000, 600_000).default(30_000),
+  /** Port of the worker health endpoint (/healthz, /readyz); 0 turns it off. @defaultValue 0 */
+  HEALTH_PORT: int(0, 65_535).default(0),
+  /** Log level. @defaultValue info */
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Watch the folder by polling (network filesystems, containers). @defaultValue false */
+  WATCH_POLL: bool.default(false),
+});
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+
+/** Config as the rest of Quarry sees it: derived paths resolved, names grouped. */
+export interface Config {
+  redisUrl: string;
+  prefix: string;
+  dataDir: string;
+  watchDir: string;
+  artifactsDir: string;
+  lancedbDir: string;
+  artifactStore: RawConfig['ARTIFACT_STORE'];
+  vectorStore: RawConfig['VECTOR_STORE'];
+  embedder: {
+    provider: RawConfig['EMBEDDER'];
+    model: string;
+    dimension: number;
+    baseUrl?: string;
+    apiKey?: string;
+    batchSize: number;
+  };
+  extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number };
+  worker: { concurrency: number; lockMs: number; healthPort: number };
+  logLevel: RawConfig['LOG_LEVEL'];
+  watchPoll: boolean;
+}
+
+/** Thrown at start-up; the message names every bad variable. */
+export class ConfigError extends PermanentError {
+  constructor(readonly problems: string[]) {
+    super('INVALID_CONFIG', `invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Reads and validates the environment once; call it in `main`, never at import time.
+ * @throws ConfigError naming every invalid variable at once.
+ */
+export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const known = Object.fromEntries(
+    Object.keys(ConfigSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]),
+  );
+  const parsed = ConfigSchema.safeParse(known);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}=${JSON.stringify(known[String(i.path[0])] ?? null)}: ${i.message}`),
+    );
+  }
+  const c = parsed.data;
+  const problems: string[] = [];
+  if (c.EMBEDDER === 'openai' && !c.EMBED_BASE_URL && !c.EMBED_API_KEY) {
+    problems.push('EMBED_API_KEY: required when EMBEDDER=openai talks to api.openai.com (or set EMBED_BASE_URL)');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  const dataDir = path.resolve(cwd, c.QUARRY_DATA_DIR);
+  return {
+    redisUrl: c.REDIS_URL,
+    prefix: c.QUARRY_PREFIX,
+    dataDir,
+    watchDir: path.resolve(cwd, c.QUARRY_WATCH_DIR),
+    artifactsDir: path.join(dataDir, 'artifacts'),
+    lancedbDir: path.join(dataDir, 'lancedb'),
+    artifactStore: c.ARTIFACT_STORE,
+    vectorStore: c.VECTOR_STORE,
+    embedder: {
+      provider: c.EMBEDDER,
+      model: c.EMBEDDER === 'hash' ? `hash-${c.EMBED_DIMENSION}` : c.EMBED_MODEL,
+      dimension: c.EMBED_DIMENSION,
+      baseUrl: c.EMBED_BASE_URL,
+      apiKey: c.EMBED_API_KEY,
+      batchSize: c.EMBED_BATCH_SIZE,
+    },
+    extract: {
+      maxBytes: c.MAX_PDF_BYTES,
+      maxPages: c.MAX_PDF_PAGES,
+      timeoutMs: c.EXTRACT_TIMEOUT_MS,
+      maxHeapMb: c.EXTRACT_MAX_HEAP_MB,
+    },
+    worker: { concurrency: c.WORKER_CONCURRENCY, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT },
+    logLevel: c.LOG_LEVEL,
+    watchPoll: c.WATCH_POLL,
+  };
+}

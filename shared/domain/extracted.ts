@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** One visual line of a page, rebuilt from pdf.js text items. Coordinates are PDF points, origin bottom-left. */
+export const TextLine = z.object({
+  text: z.string(),
+  x: z.number(),
+  y: z.number(),
+  /** Dominant font size of the line, in points. */
+  fontSize: z.number(),
+});
+export type TextLine = z.infer<typeof TextLine>;
+
+export const Page = z.object({
+  /** 1-based page number. */
+  number: z.number().int().positive(),
+  width: z.number(),
+  height: z.number(),
+  lines: z.array(TextLine),
+});
+export type Page = z.infer<typeof Page>;
+
+export const OutlineEntry = z.object({
+  title: z.string(),
+  /** 1 for top-level bookmarks. */
+  level: z.number().int().positive(),
+  /** 1-based page the bookmark points at, when it resolves. */
+  page: z.number().int().positive().nullable(),
+});
+export type OutlineEntry = z.infer<typeof OutlineEntry>;
+
+/** Output of the extract stage: cleaned per-page lines, the outline and what the PDF says of itself. */
+export const ExtractedDocument = z.object({
+  pageCount: z.number().int().nonnegative(),
+  pages: z.array(Page),
+  outline: z.array(OutlineEntry),
+  info: z.object({
+    /** The PDF's own Title entry, when it has a meaningful one. */
+    title: z.string().nullable(),
+    /** The PDF's CreationDate as YYYY-MM-DD, when present and valid. */
+    creationDate: z.string().nullable(),
+  }),
+  /** Lines removed as running headers/footers (text, for audit), at most a few dozen. */
+  strippedLines: z.array(z.string()),
+});
+export type ExtractedDocument = z.infer<typeof ExtractedDocument>;

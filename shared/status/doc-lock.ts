@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { RetryableError } from '../errors.ts';
+import { defineScript } from './redis-script.ts';
+
+const RELEASE = defineScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
+
+/**
+ * Runs `fn` holding a per-document lock, so the writes of two versions (or a write and a delete)
+ * of one document never interleave in the vector store. The lock expires after `ttlMs` so a
+ * killed holder cannot block the document forever.
+ * @throws RetryableError STORE_UNAVAILABLE when the lock is not had within `waitMs` (the job retries).
+ */
+export async function withDocLock<T>(
+  redis: Redis,
+  prefix: string,
+  docId: string,
+  fn: () => Promise<T>,
+  opts: { ttlMs?: number; waitMs?: number } = {},
+): Promise<T> {
+  const key = `${prefix}:lock:doc:${docId}`;
+  const token = randomBytes(12).toString('hex');
+  const ttlMs = opts.ttlMs ?? 120_000;
+  const deadline = Date.now() + (opts.waitMs ?? 60_000);
+  let delay = 20;
+  while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+    if (Date.now() > deadline) throw new RetryableError('STORE_UNAVAILABLE', `document ${docId} is locked by another writer`);
+    await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+    delay = Math.min(delay * 2, 500);
+  }
+  try {
+    return await fn();
+  } finally {
+    await RELEASE.run(redis, [key], [token]);
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+export const DOC_STATES = ['queued', 'running', 'indexed', 'failed', 'deleting', 'deleted'] as const;
+export type DocState = (typeof DOC_STATES)[number];
+
+/**
+ * The per-document status record: registration (source, version, generation) and progress
+ * through the stages. One Redis hash per document, so every update is a single atomic write.
+ */
+export const DocStatus = z.object({
+  docId: z.string(),
+  sourceKey: z.string(),
+  version: z.string(),
+  gen: z.number().int(),
+  state: z.enum(DOC_STATES),
+  stage: z.string(),
+  /** 0–100 within the current stage. */
+  progress: z.number(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  /** Milliseconds spent in each finished stage of this version. */
+  timings: z.record(z.string(), z.number()),
+  pageCount: z.number().int().nullable(),
+  chunkCount: z.number().int().nullable(),
+  registeredAt: z.string(),
+  updatedAt: z.string(),
+});
+export type DocStatus = z.infer<typeof DocStatus>;
+
+/** Hash fields → DocStatus; timings are stored as `t_<stage>` fields. */
+export function parseStatusHash(h: Record<string, string>): DocStatus | null {
+  if (!h.doc_id) return null;
+  const timings: Record<string, number> = {};
+  for (const [k, v] of Object.entries(h)) if (k.startsWith('t_')) timings[k.slice(2)] = Number(v);
+  const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
+  return DocStatus.parse({
+    docId: h.doc_id,
+    sourceKey: h.source_key ?? '',
+    version: h.version ?? '',
+    gen: Number(h.gen ?? 0),
+    state: h.state ?? 'queued',
+    stage: h.stage ?? '',
+    progress: Number(h.progress ?? 0),
+    errorCode: h.error_code || null,
+    errorMessage: h.error_message || null,
+    timings,
+    pageCount: num(h.page_count),
+    chunkCount: num(h.chunk_count),
+    registeredAt: h.registered_at ?? '',
+    updatedAt: h.updated_at ?? '',
+  });
+}
+
+/** True once a document will not move again without a new registration. */
+export function isSettled(s: Pick<DocStatus, 'state'>): boolean {
+  return s.state === 'indexed' || s.state === 'failed' || s.state === 'deleted';
+}

@@ -1,0 +1,53 @@
+import { Redis } from 'ioredis';
+import { createQueueClient, type QueueClient } from '../../queues/queue-client.ts';
+import { createLocalArtifactStore } from '../../shared/artifacts/local-artifact-store.ts';
+import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import type { Config } from '../../shared/config/config.ts';
+import { createEmbedder } from '../../shared/embed/index.ts';
+import type { Embedder } from '../../shared/embed/embedder.ts';
+import type { EmbeddingCache } from '../../shared/embed/embedding-cache.ts';
+import { createRedisEmbeddingCache } from '../../shared/embed/redis-cache.ts';
+import { createStatusStore, type StatusStore } from '../../shared/status/status-store.ts';
+import { createVectorStore } from '../../shared/store/index.ts';
+import type { VectorStore } from '../../shared/store/vector-store.ts';
+
+/** Every external system a stage may touch, built once per process from config. */
+export interface Ports {
+  config: Config;
+  redis: Redis;
+  queues: QueueClient;
+  artifacts: ArtifactStore;
+  store: VectorStore;
+  embedder: Embedder;
+  embeddingCache: EmbeddingCache;
+  status: StatusStore;
+}
+
+/** A Redis client as BullMQ wants it: commands wait through reconnects instead of failing. */
+export function createRedis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+}
+
+export async function createPorts(config: Config): Promise<Ports & { close(): Promise<void> }> {
+  const redis = createRedis(config.redisUrl);
+  const queues = createQueueClient(redis, config.prefix);
+  const store = await createVectorStore({ kind: config.vectorStore, dir: config.lancedbDir });
+  const ports: Ports = {
+    config,
+    redis,
+    queues,
+    artifacts: createLocalArtifactStore({ dir: config.artifactsDir }),
+    store,
+    embedder: createEmbedder(config.embedder),
+    embeddingCache: createRedisEmbeddingCache(redis, config.prefix),
+    status: createStatusStore(redis, config.prefix),
+  };
+  return {
+    ...ports,
+    async close() {
+      await queues.close();
+      await store.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import type { QueueDefinition } from '../../queues/define-queue.ts';
+import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Ports } from './ports.ts';
+
+/** What a stage handler gets besides its payload: ports, config, a logger, progress, cancellation. */
+export interface StageContext extends Ports {
+  log: Logger;
+  signal: AbortSignal;
+  /** Reports 0–100 progress within this stage (job progress and the document's status record). */
+  progress(pct: number): Promise<void>;
+  /** How many times this job has been tried before (0 on the first try). */
+  attemptsMade: number;
+}
+
+export type StageHandler<P extends z.ZodType, R extends z.ZodType> = (
+  payload: z.infer<P>,
+  ctx: StageContext,
+) => Promise<z.infer<R>>;
+
+export interface StageWorkerDefinition<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly queue: QueueDefinition<P, R>;
+  readonly handler: StageHandler<P, R>;
+  /** Jobs run at once per process; defaults to the configured WORKER_CONCURRENCY. */
+  readonly concurrency?: number;
+}
+
+/** Pairs a queue with its processor; `workers/runtime` turns it into a bullmq Worker. */
+export function defineStageWorker<P extends z.ZodType, R extends z.ZodType>(
+  queue: QueueDefinition<P, R>,
+  handler: StageHandler<P, R>,
+  opts: { concurrency?: number } = {},
+): StageWorkerDefinition<P, R> {
+  return { queue, handler, concurrency: opts.concurrency };
+}

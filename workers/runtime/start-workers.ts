@@ -1,0 +1,124 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { IngestPayload } from '../../queues/define-queue.ts';
+import { stageOfQueue } from '../../queues/ingest.queues.ts';
+import { describeError, isQuarryError, PermanentError } from '../../shared/errors.ts';
+import type { Logger } from '../../shared/telemetry/logger.ts';
+import { createRedis, type Ports } from './ports.ts';
+import type { StageWorkerDefinition } from './stage-worker.ts';
+
+export interface WorkerGroup {
+  readonly names: string[];
+  /** True while every worker is running (for readiness). */
+  isRunning(): boolean;
+  /**
+   * Stops taking jobs and waits for running ones up to `graceMs`; jobs still running then are
+   * cancelled so they are retried elsewhere rather than left to stall.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** A superseded job completes with this value and does not enqueue the next stage. */
+export const SUPERSEDED = { superseded: true } as const;
+
+/**
+ * Builds one bullmq Worker per definition. This is the only place that does: it validates
+ * payloads and results, records status, maps PermanentError → UnrecoverableError, reports
+ * progress and enqueues the next stage under its deterministic id.
+ */
+export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Ports, log: Logger): WorkerGroup {
+  const { config } = ports;
+  const connections: ReturnType<typeof createRedis>[] = [];
+  const workers = defs.map((def) => {
+    const { queue } = def;
+    const stage = stageOfQueue(queue.name);
+    const wlog = log.child({ queue: queue.name });
+
+    const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
+      const parsed = queue.payload.safeParse(job.data);
+      if (!parsed.success) {
+        const msg = `INVALID_PAYLOAD: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+        wlog.error('invalid payload', { jobId: job.id, error: msg });
+        throw new UnrecoverableError(msg);
+      }
+      const payload = parsed.data;
+      const ingest = IngestPayload.safeParse(payload);
+      const track = ingest.success ? ingest.data : null;
+      const jlog = wlog.child({ jobId: job.id, docId: (payload as { docId?: string }).docId });
+
+      if (track && !(await ports.status.isCurrent(track.docId, track.version, track.gen))) {
+        jlog.info('superseded: a newer version or a deletion took over');
+        return SUPERSEDED;
+      }
+      if (track) await ports.status.update(track.docId, track.version, track.gen, { state: 'running', stage, progress: 0 });
+
+      const started = performance.now();
+      try {
+        const result = await def.handler(payload, {
+          ...ports,
+          log: jlog,
+          signal: signal ?? new AbortController().signal,
+          attemptsMade: job.attemptsMade,
+          progress: async (pct) => {
+            await job.updateProgress(pct);
+            if (track) await ports.status.update(track.docId, track.version, track.gen, { progress: pct });
+          },
+        });
+        const checked = queue.result.safeParse(result);
+        if (!checked.success) throw new PermanentError('INVALID_RESULT', `${queue.name} returned an invalid result: ${checked.error.message}`);
+        const ms = performance.now() - started;
+        if (track) await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
+        const superseded = typeof checked.data === 'object' && checked.data !== null && (checked.data as { superseded?: boolean }).superseded === true;
+        if (queue.next && track && !superseded) {
+          await ports.status.update(track.docId, track.version, track.gen, { stage: stageOfQueue(queue.next.name), state: 'queued', progress: 0 });
+          await ports.queues.enqueue(queue.next, track);
+        }
+        jlog.info('stage done', { stage, ms: Math.round(ms) });
+        return checked.data;
+      } catch (err) {
+        const { code, message } = describeError(err);
+        const permanent = err instanceof UnrecoverableError || (isQuarryError(err) && !err.retryable);
+        const lastTry = permanent || job.attemptsMade + 1 >= queue.policy.attempts;
+        jlog.warn('stage failed', { stage, code, error: message, permanent, attempt: job.attemptsMade + 1 });
+        if (track) {
+          await ports.status.update(track.docId, track.version, track.gen, {
+            error: { code, message },
+            ...(lastTry ? { state: 'failed' as const } : {}),
+          });
+        }
+        if (permanent) throw new UnrecoverableError(`${code}: ${message}`);
+        throw err;
+      }
+    };
+
+    const connection = createRedis(config.redisUrl);
+    connections.push(connection);
+    const worker = new Worker(queue.name, processor, {
+      connection,
+      prefix: config.prefix,
+      concurrency: def.concurrency ?? config.worker.concurrency,
+      lockDuration: config.worker.lockMs,
+      stalledInterval: Math.max(1000, Math.floor(config.worker.lockMs / 2)),
+      maxStalledCount: 2,
+      autorun: true,
+    });
+    worker.on('error', (err) => wlog.error('worker error', { error: err.message }));
+    return worker;
+  });
+
+  let closing = false;
+  return {
+    names: defs.map((d) => d.queue.name),
+    isRunning: () => !closing && workers.every((w) => w.isRunning()),
+    async close(graceMs = 25_000) {
+      closing = true;
+      const graceful = Promise.all(workers.map((w) => w.close()));
+      const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs).unref());
+      if ((await Promise.race([graceful.then(() => 'done' as const), timer])) === 'timeout') {
+        log.warn('grace period over: cancelling running jobs so they retry');
+        for (const w of workers) w.cancelAllJobs('shutdown');
+        await Promise.all(workers.map((w) => w.close(true)));
+      }
+      await Promise.all(connections.map((c) => c.quit().catch(() => undefined)));
+    },
+  };
+}

@@ -119,7 +119,7 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       return parseStatusHash(await redis.hgetall(docKey(docId)));
     },
     async list() {
-      const ids = await redis.zrange(indexKey, 0, -1);
+      const ids = await redis.zrange(indexKey, '0', '-1');
       if (ids.length === 0) return [];
       const pipe = redis.pipeline();
       for (const id of ids) pipe.hgetall(docKey(id));

@@ -1,6 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { IngestPayload } from '../../queues/define-queue.ts';
-import { stageOfQueue } from '../../queues/ingest.queues.ts';
 import { describeError, isQuarryError, PermanentError } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import { createRedis, type Ports } from './ports.ts';
@@ -17,6 +16,9 @@ export interface WorkerGroup {
   close(graceMs?: number): Promise<void>;
 }
 
+/** The status record's stage name of a queue: `ingest-chunk` → `chunk`. */
+const stageName = (queueName: string) => queueName.replace(/^ingest-/, '');
+
 /** A superseded job completes with this value and does not enqueue the next stage. */
 export const SUPERSEDED = { superseded: true } as const;
 
@@ -30,7 +32,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
   const connections: ReturnType<typeof createRedis>[] = [];
   const workers = defs.map((def) => {
     const { queue } = def;
-    const stage = stageOfQueue(queue.name);
+    const stage = stageName(queue.name);
     const wlog = log.child({ queue: queue.name });
 
     const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
@@ -69,7 +71,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         if (track) await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
         const superseded = typeof checked.data === 'object' && checked.data !== null && (checked.data as { superseded?: boolean }).superseded === true;
         if (queue.next && track && !superseded) {
-          await ports.status.update(track.docId, track.version, track.gen, { stage: stageOfQueue(queue.next.name), state: 'queued', progress: 0 });
+          await ports.status.update(track.docId, track.version, track.gen, { stage: stageName(queue.next.name), state: 'queued', progress: 0 });
           await ports.queues.enqueue(queue.next, track);
         }
         jlog.info('stage done', { stage, ms: Math.round(ms) });

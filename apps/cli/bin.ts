@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { demoCommand } from './commands/demo.ts';
+import { ingestCommands } from './commands/ingest.ts';
+import { jobsCommands } from './commands/jobs.ts';
+import { runCommands } from './commands/run.ts';
+import { searchCommand } from './commands/search.ts';
+import { statusCommand } from './commands/status.ts';
+
+const program = new Command('quarry').description('PDFs in a folder → searchable, cited chunks').showHelpAfterError();
+ingestCommands(program);
+jobsCommands(program);
+statusCommand(program);
+searchCommand(program);
+runCommands(program);
+demoCommand(program);
+
+await program.parseAsync(process.argv);

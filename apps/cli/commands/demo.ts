@@ -1,0 +1,87 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import { loadConfig } from '../../../shared/config/config.ts';
+import { INGEST_WORKERS } from '../../../workers/index.ts';
+import { reportFailure } from '../app.ts';
+import { startLocalWatcher } from '../../watcher/local-watcher.ts';
+import { formatStatuses } from '../format.ts';
+import { ensureRedis } from '../local-redis.ts';
+import { startService } from '../service.ts';
+import { waitForSettled } from '../wait.ts';
+import { formatHit, hybridSearch } from './search.ts';
+
+/** Questions the example corpus can answer, in both languages. */
+export const DEMO_QUERIES = [
+  { text: 'How many weeks of paid parental leave do employees get?', alpha: 0.5 },
+  { text: '출산 장려금 신청 방법', alpha: 0.5 },
+  { text: '근로계약 해지 시 통보 기간', alpha: 0.5 },
+];
+
+/** Deletes every key under `<prefix>:` so the demo starts from nothing each time. */
+export async function clearPrefix(redis: Redis, prefix: string): Promise<number> {
+  let cursor = '0';
+  let removed = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) removed += await redis.unlink(...keys);
+  } while (cursor !== '0');
+  return removed;
+}
+
+export function demoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('ingest examples/docs through the queues on the embedded defaults, then run sample searches')
+    .option('--timeout <seconds>', 'how long to wait for ingestion', '300')
+    .action(async (o: { timeout: string }) => {
+      // The demo keeps to its own prefix and data directory and starts clean every time.
+      const config = loadConfig({
+        QUARRY_PREFIX: 'quarry-demo',
+        QUARRY_DATA_DIR: '.quarry/demo',
+        QUARRY_WATCH_DIR: 'examples/docs',
+        LOG_LEVEL: 'warn',
+        ...process.env,
+      });
+      const out = (s: string) => process.stdout.write(`${s}\n`);
+      let stopRedis: (() => Promise<void>) | undefined;
+      try {
+        const redis = await ensureRedis(config.redisUrl, path.resolve('.quarry/redis'));
+        stopRedis = redis.started?.stop;
+        out(redis.started ? `Started a private redis-server at ${redis.url}.` : `Using Redis at ${redis.url}.`);
+        await rm(config.dataDir, { recursive: true, force: true });
+        const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(INGEST_WORKERS), watch: false });
+        try {
+          await clearPrefix(service.ports.redis, config.prefix);
+          const started = Date.now();
+          const watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...service.ports, prefix: config.prefix }, log: service.log });
+          await watcher.ready;
+          out(`Watching ${path.relative(process.cwd(), config.watchDir)}: ingesting through the queues…`);
+          const statuses = await waitForSettled(service.ports.status, {
+            timeoutMs: Number(o.timeout) * 1000,
+            onTick: (s) => {
+              if (process.stderr.isTTY) process.stderr.write(`\r${s.filter((x) => x.state === 'indexed' || x.state === 'failed').length}/${s.length} documents settled`);
+            },
+          });
+          await watcher.close();
+          if (process.stderr.isTTY) process.stderr.write('\n');
+          out(`\n${formatStatuses(statuses)}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+          for (const q of DEMO_QUERIES) {
+            out(`Search (alpha ${q.alpha}): ${q.text}`);
+            const hits = await hybridSearch(service.ports, q.text, { alpha: q.alpha, limit: 3 });
+            out(hits.length ? hits.map((h, i) => formatHit(h, i + 1)).join('\n') : '  (no hits)');
+            out('');
+          }
+          if (statuses.some((s) => s.state === 'failed')) process.exitCode = 2;
+        } finally {
+          await service.stop();
+        }
+      } catch (err) {
+        reportFailure(err);
+      } finally {
+        await stopRedis?.();
+      }
+    });
+}

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { STAGE_NAMES, type StageName } from '../../../queues/ingest.queues.ts';
+import { runStageOnce } from '../../../workers/runtime/run-once.ts';
+import { INGEST_WORKERS } from '../../../workers/index.ts';
+import { parseMeta } from '../../watcher/metadata.ts';
+import { registerSource } from '../../watcher/register-source.ts';
+import { appConfig, cliLogger, openPorts, reportFailure } from '../app.ts';
+
+/** Source key of a file registered by hand: its path relative to the working directory. */
+export function cliSourceKey(file: string): string {
+  return `file:${path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/')}`;
+}
+
+const REPLAYABLE = STAGE_NAMES.filter((s) => s !== 'delete');
+
+export function ingestCommands(program: Command): void {
+  const ingest = program.command('ingest').description('register sources and replay single stages');
+
+  ingest
+    .command('register-source')
+    .description('register a PDF and enqueue its ingestion (idempotent: unchanged bytes and metadata are skipped)')
+    .requiredOption('--path <pdf>', 'the PDF file')
+    .option('--doc-type <type>', 'law, policy, faq, standard, …')
+    .option('--jurisdiction <code>', 'KR, EU, US, …')
+    .option('--lang <code>', 'ko, en, … (detected when absent)')
+    .option('--valid-from <date>', 'YYYY-MM-DD')
+    .option('--valid-to <date>', 'YYYY-MM-DD')
+    .option('--title <title>')
+    .option('--password <password>', 'for encrypted PDFs')
+    .option('--force', 're-process even when unchanged')
+    .action(async (o: Record<string, string | boolean | undefined>) => {
+      const config = appConfig();
+      const ports = await openPorts(config);
+      try {
+        const meta = parseMeta(
+          {
+            doc_type: o.docType,
+            jurisdiction: o.jurisdiction,
+            lang: o.lang,
+            valid_from: o.validFrom,
+            valid_to: o.validTo,
+            title: o.title,
+            password: o.password,
+          },
+          'command line',
+        );
+        const file = String(o.path);
+        const result = await registerSource(
+          { ...ports, prefix: config.prefix },
+          {
+            sourceKey: cliSourceKey(file),
+            sourceUri: pathToFileURL(path.resolve(file)).href,
+            collector: 'cli',
+            bytes: new Uint8Array(await readFile(file)),
+            meta,
+            force: Boolean(o.force),
+            fetchedAt: new Date(),
+          },
+        );
+        process.stdout.write(`${result.action} ${result.docId} version ${result.version.slice(0, 12)}${result.enqueued ? ' (extract enqueued)' : ''}\n`);
+      } catch (err) {
+        reportFailure(err);
+      } finally {
+        await ports.close();
+      }
+    });
+
+  for (const stage of REPLAYABLE) {
+    ingest
+      .command(stage)
+      .description(`replay the ${stage} stage from stored artifacts, in this process`)
+      .requiredOption('--doc-id <id>')
+      .option('--version <sha256>', 'defaults to the registered version')
+      .action(async (o: { docId: string; version?: string }) => {
+        const config = appConfig();
+        const ports = await openPorts(config);
+        try {
+          const status = await ports.status.get(o.docId);
+          const version = o.version ?? status?.version;
+          if (!version || !status) throw new Error(`document ${o.docId} is not registered`);
+          const result = await runStageOnce(INGEST_WORKERS[stage as StageName], { docId: o.docId, version, gen: status.gen }, ports, cliLogger(config));
+          process.stdout.write(`${stage} ${o.docId}: ${JSON.stringify(result)}\n`);
+        } catch (err) {
+          reportFailure(err);
+        } finally {
+          await ports.close();
+        }
+      });
+  }
+}

@@ -1,0 +1,75 @@
+import type { Config } from '../../shared/config/config.ts';
+import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
+import { startHealthServer } from '../../workers/runtime/health.ts';
+import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
+import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
+import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
+import { startLocalWatcher, type LocalWatcher, type WatchEvent } from '../watcher/local-watcher.ts';
+
+export interface Service {
+  ports: Ports;
+  log: Logger;
+  workers: WorkerGroup | null;
+  watcher: LocalWatcher | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the given workers and, optionally, the folder watcher in this process: `quarry dev`
+ * runs everything, `quarry workers start --only …` a subset, as one Kubernetes pod would.
+ */
+export async function startService(
+  config: Config,
+  opts: { workers: readonly StageWorkerDefinition[]; watch: boolean; log?: Logger; onWatchEvent?: (e: WatchEvent) => void },
+): Promise<Service> {
+  const log = opts.log ?? createLogger(config.logLevel, { service: 'quarry' });
+  const ports = await createPorts(config);
+  const workers = opts.workers.length ? startWorkers(opts.workers, ports, log) : null;
+  const health = config.worker.healthPort
+    ? await startHealthServer({ port: config.worker.healthPort, redis: ports.redis, isRunning: () => workers?.isRunning() ?? true })
+    : null;
+  const watcher = opts.watch
+    ? startLocalWatcher({
+        dir: config.watchDir,
+        ports: { ...ports, prefix: config.prefix },
+        log: log.child({ component: 'watcher' }),
+        poll: config.watchPoll,
+        onEvent: opts.onWatchEvent,
+      })
+    : null;
+  let stopped = false;
+  return {
+    ports,
+    log,
+    workers,
+    watcher,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await watcher?.close();
+      await workers?.close();
+      await health?.close();
+      await ports.close();
+    },
+  };
+}
+
+/** Stops the service on SIGTERM/SIGINT (a second signal exits at once). */
+export function stopOnSignals(service: { stop(): Promise<void> }, log: Logger, after?: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    log.info('shutting down', { signal });
+    void service
+      .stop()
+      .then(() => after?.())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error('shutdown failed', { error: String(err) });
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,26 @@
+import { isSettled, type DocStatus } from '../../shared/status/doc-status.ts';
+import type { StatusStore } from '../../shared/status/status-store.ts';
+
+/**
+ * Polls status records until every listed document (or every registered one) has settled —
+ * indexed, failed or deleted — and returns them.
+ * @throws Error naming the unsettled documents when `timeoutMs` passes.
+ */
+export async function waitForSettled(
+  status: StatusStore,
+  opts: { docIds?: readonly string[]; timeoutMs: number; intervalMs?: number; onTick?: (s: DocStatus[]) => void },
+): Promise<DocStatus[]> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const all = await status.list();
+    const wanted = opts.docIds ? all.filter((s) => opts.docIds?.includes(s.docId)) : all;
+    opts.onTick?.(wanted);
+    const missing = opts.docIds ? opts.docIds.length - wanted.length : 0;
+    if (missing === 0 && wanted.every(isSettled)) return wanted;
+    if (Date.now() > deadline) {
+      const open = wanted.filter((s) => !isSettled(s)).map((s) => `${s.docId} (${s.state} at ${s.stage})`);
+      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for: ${open.join(', ') || `${missing} unregistered`}`);
+    }
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
+  }
+}

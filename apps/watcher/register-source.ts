@@ -1,0 +1,76 @@
+import type { Redis } from 'ioredis';
+import { extractQueue } from '../../queues/ingest.queues.ts';
+import type { QueueClient } from '../../queues/queue-client.ts';
+import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import { docIdForSource, sha256Hex, type DocumentMeta, type SourceRecord } from '../../shared/domain/index.ts';
+import { withDocLock } from '../../shared/status/doc-lock.ts';
+import type { StatusStore } from '../../shared/status/status-store.ts';
+
+export interface RegisterPorts {
+  redis: Redis;
+  prefix: string;
+  artifacts: ArtifactStore;
+  status: StatusStore;
+  queues: QueueClient;
+}
+
+/** Stable JSON: keys sorted, so equal metadata always hashes the same. */
+function canonical(meta: DocumentMeta): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b))));
+}
+
+/**
+ * A version names the bytes AND the metadata: editing a sidecar (say, setting valid_to when a
+ * policy is superseded) re-processes the document; dropping identical bytes and metadata does not.
+ */
+export function versionOf(bytesSha: string, meta: DocumentMeta): string {
+  const m = canonical(meta);
+  return m === '{}' ? bytesSha : sha256Hex(`${bytesSha}\n${m}`);
+}
+
+export interface RegisterResult {
+  docId: string;
+  version: string;
+  action: 'registered' | 'unchanged';
+  enqueued: boolean;
+}
+
+/**
+ * Registers a source: stores its bytes and record as artifacts, records the version, enqueues
+ * extraction. Idempotent: unchanged bytes and metadata are never re-processed (unless forced).
+ */
+export async function registerSource(
+  ports: RegisterPorts,
+  input: { sourceKey: string; sourceUri: string; collector: string; bytes: Uint8Array; meta: DocumentMeta; force?: boolean; fetchedAt: Date },
+): Promise<RegisterResult> {
+  const docId = docIdForSource(input.sourceKey);
+  const bytesSha = sha256Hex(input.bytes);
+  const version = versionOf(bytesSha, input.meta);
+  const record: SourceRecord = {
+    doc_id: docId,
+    version,
+    source_key: input.sourceKey,
+    meta: input.meta,
+    provenance: {
+      source_uri: input.sourceUri,
+      sha256: bytesSha,
+      fetched_at: input.fetchedAt.toISOString(),
+      collector: input.collector,
+      bytes: input.bytes.byteLength,
+    },
+  };
+  // Under the document's lock so a deletion in flight cannot remove the artifacts written here.
+  const outcome = await withDocLock(ports.redis, ports.prefix, docId, async () => {
+    const before = await ports.status.get(docId);
+    const unchanged = !input.force && before?.version === version && before.state !== 'deleting' && before.state !== 'deleted';
+    if (unchanged) return { action: 'unchanged' as const, gen: before.gen, resume: before.state === 'queued' && before.stage === 'extract' };
+    await ports.artifacts.putBytes(docId, version, 'source.pdf', input.bytes);
+    await ports.artifacts.putJson(docId, version, 'source.json', record);
+    const reg = await ports.status.register({ docId, sourceKey: input.sourceKey, version, force: input.force });
+    return { ...reg, resume: true };
+  });
+  // Enqueueing is idempotent (deterministic job id), so a registration cut short before it is
+  // completed by the next drop of the same file.
+  if (outcome.resume) await ports.queues.enqueue(extractQueue, { docId, version, gen: outcome.gen });
+  return { docId, version, action: outcome.action, enqueued: outcome.resume };
+}

@@ -1,0 +1,151 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getDocumentProxy } from 'unpdf';
+import { startRedisServer } from '../apps/cli/local-redis.ts';
+import { startService } from '../apps/cli/service.ts';
+import { waitForSettled } from '../apps/cli/wait.ts';
+import { registerSource } from '../apps/watcher/register-source.ts';
+import { INGEST_QUEUES } from '../queues/ingest.queues.ts';
+import { loadConfig, type Config } from '../shared/config/config.ts';
+import { createLogger } from '../shared/telemetry/logger.ts';
+import { INGEST_WORKERS } from '../workers/index.ts';
+import { createPorts, type Ports } from '../workers/runtime/ports.ts';
+import { runStageOnce } from '../workers/runtime/run-once.ts';
+
+export interface CorpusFigures {
+  files: number;
+  pages: number;
+  chunks: number;
+  unpdfPagesPerSec: number;
+  inProcessPagesPerSec: number;
+  inProcessChunksPerSec: number;
+  queuedPagesPerSec: number;
+  queuedChunksPerSec: number;
+  /** queued wall time ÷ in-process wall time − 1: the share the queues add. */
+  queueOverheadRatio: number;
+}
+
+const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
+
+function benchConfig(root: string, redisUrl: string, name: string): Config {
+  return loadConfig({
+    REDIS_URL: redisUrl,
+    QUARRY_PREFIX: `bench-${name}`,
+    QUARRY_DATA_DIR: path.join(root, name),
+    QUARRY_WATCH_DIR: root,
+    LOG_LEVEL: 'error',
+    WORKER_CONCURRENCY: '2',
+  });
+}
+
+async function register(ports: Ports, config: Config, files: readonly string[]): Promise<{ docId: string; version: string; gen: number }[]> {
+  const out = [];
+  for (const file of files) {
+    const r = await registerSource({ ...ports, prefix: config.prefix }, {
+      sourceKey: `file:${path.basename(file)}`,
+      sourceUri: pathToFileURL(file).href,
+      collector: 'bench',
+      bytes: new Uint8Array(await readFile(file)),
+      meta: {},
+      fetchedAt: new Date(),
+    });
+    const s = await ports.status.get(r.docId);
+    out.push({ docId: r.docId, version: r.version, gen: s?.gen ?? 0 });
+  }
+  return out;
+}
+
+/** unpdf alone: open every file and read every page's text content, nothing else. */
+async function unpdfOnly(files: readonly string[]): Promise<{ pages: number; ms: number }> {
+  const t0 = performance.now();
+  let pages = 0;
+  for (const file of files) {
+    const pdf = await getDocumentProxy(new Uint8Array(await readFile(file)), { isEvalSupported: false });
+    for (let i = 1; i <= pdf.numPages; i++) await (await pdf.getPage(i)).getTextContent();
+    pages += pdf.numPages;
+    await pdf.destroy();
+  }
+  return { pages, ms: performance.now() - t0 };
+}
+
+/** The same stage handlers as the workers, called in this process with no queue, two documents at a time. */
+async function inProcess(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number }> {
+  const config = benchConfig(root, redisUrl, `inproc-${Date.now()}`);
+  const ports = await createPorts(config);
+  const log = createLogger('error');
+  try {
+    const t0 = performance.now();
+    const docs = await register(ports, config, files);
+    let pages = 0;
+    let chunks = 0;
+    let next = 0;
+    const lane = async () => {
+      while (next < docs.length) {
+        const doc = docs[next++]!;
+        try {
+          for (const stage of PIPELINE) await runStageOnce(INGEST_WORKERS[stage], doc, ports, log);
+        } catch {
+          continue; // failed documents count as the queued run counts them: no pages, no chunks
+        }
+        const s = await ports.status.get(doc.docId);
+        pages += s?.pageCount ?? 0;
+        chunks += await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: doc.docId });
+      }
+    };
+    await Promise.all([lane(), lane()]);
+    return { pages, chunks, ms: performance.now() - t0 };
+  } finally {
+    await ports.close();
+  }
+}
+
+/** One `quarry dev` process: every worker, documents registered and carried through the queues. */
+async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number }> {
+  const config = benchConfig(root, redisUrl, `queued-${Date.now()}`);
+  const service = await startService(config, { workers: Object.values(INGEST_WORKERS), watch: false });
+  try {
+    const t0 = performance.now();
+    const docs = await register(service.ports, config, files);
+    const done = await waitForSettled(service.ports.status, { docIds: docs.map((d) => d.docId), timeoutMs: 1_800_000, intervalMs: 25 });
+    const ms = performance.now() - t0;
+    const counts = await Promise.all(INGEST_QUEUES.map((q) => service.ports.queues.counts(q)));
+    if (counts.some((c) => c.active + c.waiting > 0)) throw new Error('queues not drained after settling');
+    return {
+      pages: done.reduce((n, s) => n + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
+      chunks: done.reduce((n, s) => n + (s.chunkCount ?? 0), 0),
+      ms,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+const perSec = (n: number, ms: number) => Math.round((n / (ms / 1000)) * 10) / 10;
+
+/** Runs the three measurements on one set of files. */
+export async function benchCorpus(files: readonly string[]): Promise<CorpusFigures> {
+  const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
+  const redis = await startRedisServer({ dir: path.join(root, 'redis') });
+  try {
+    const raw = await unpdfOnly(files);
+    const inproc = await inProcess(root, redis.url, files);
+    const q = await queued(root, redis.url, files);
+    return {
+      files: files.length,
+      pages: q.pages,
+      chunks: q.chunks,
+      unpdfPagesPerSec: perSec(raw.pages, raw.ms),
+      inProcessPagesPerSec: perSec(inproc.pages, inproc.ms),
+      inProcessChunksPerSec: perSec(inproc.chunks, inproc.ms),
+      queuedPagesPerSec: perSec(q.pages, q.ms),
+      queuedChunksPerSec: perSec(q.chunks, q.ms),
+      queueOverheadRatio: Math.round((q.ms / inproc.ms - 1) * 1000) / 1000,
+    };
+  } finally {
+    await redis.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}

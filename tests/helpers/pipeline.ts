@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startService, type Service } from '../../apps/cli/service.ts';
+import type { WatchEvent } from '../../apps/watcher/local-watcher.ts';
+import { waitForSettled } from '../../apps/cli/wait.ts';
+import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
+import { loadConfig, type Config } from '../../shared/config/config.ts';
+import type { DocStatus } from '../../shared/status/doc-status.ts';
+import { INGEST_WORKERS } from '../../workers/index.ts';
+
+/** A temp workspace: watched folder, data directory, its own Redis prefix. */
+export function testWorkspace(redisUrl: string, env: Record<string, string> = {}): { config: Config; root: string; cleanup(): void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'quarry-test-'));
+  const watchDir = path.join(root, 'inbox');
+  mkdirSync(watchDir);
+  const config = loadConfig({
+    REDIS_URL: redisUrl,
+    QUARRY_PREFIX: `t${Math.random().toString(36).slice(2, 10)}`,
+    QUARRY_DATA_DIR: path.join(root, 'data'),
+    QUARRY_WATCH_DIR: watchDir,
+    LOG_LEVEL: 'error',
+    WORKER_CONCURRENCY: '2',
+    ...env,
+  });
+  return { config, root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Every worker and the watcher in this process, as `quarry dev` runs them. */
+export async function startPipeline(
+  config: Config,
+  opts: { workers?: boolean; watch?: boolean; onWatchEvent?: (e: WatchEvent) => void } = {},
+): Promise<Service> {
+  return startService(config, {
+    workers: opts.workers === false ? [] : Object.values(INGEST_WORKERS),
+    watch: opts.watch ?? true,
+    onWatchEvent: opts.onWatchEvent,
+  });
+}
+
+/** Waits for documents to settle, then for every queue to be drained (nothing waiting, active or delayed). */
+export async function settle(service: Service, opts: { docIds?: string[]; count?: number; timeoutMs?: number } = {}): Promise<DocStatus[]> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const deadline = Date.now() + timeoutMs;
+  if (opts.count !== undefined) {
+    while ((await service.ports.status.list()).length < opts.count) {
+      if (Date.now() > deadline) throw new Error(`fewer than ${opts.count} documents registered`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const statuses = await waitForSettled(service.ports.status, { docIds: opts.docIds, timeoutMs, intervalMs: 100 });
+  await drained(service, Math.max(1000, deadline - Date.now()));
+  return statuses;
+}
+
+export async function queueTotals(service: Service): Promise<{ open: number; completed: number; failed: number }> {
+  const all = await Promise.all(INGEST_QUEUES.map((q) => service.ports.queues.counts(q)));
+  return all.reduce(
+    (acc, c) => ({ open: acc.open + c.waiting + c.active + c.delayed + c.prioritized, completed: acc.completed + c.completed, failed: acc.failed + c.failed }),
+    { open: 0, completed: 0, failed: 0 },
+  );
+}
+
+export async function drained(service: Service, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await queueTotals(service)).open > 0) {
+    if (Date.now() > deadline) throw new Error(`queues not drained: ${JSON.stringify(await queueTotals(service))}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

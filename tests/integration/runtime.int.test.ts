@@ -1,0 +1,137 @@
+import { QueueEvents } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { IngestPayload, defineIngestQueue } from '../../queues/define-queue.ts';
+import { PermanentError, RetryableError } from '../../shared/errors.ts';
+import { createLogger } from '../../shared/telemetry/logger.ts';
+import { startHealthServer } from '../../workers/runtime/health.ts';
+import { createPorts, createRedis } from '../../workers/runtime/ports.ts';
+import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
+import { startWorkers } from '../../workers/runtime/start-workers.ts';
+import { testWorkspace } from '../helpers/pipeline.ts';
+import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+
+const V = 'c'.repeat(64);
+
+describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
+  let ws: ReturnType<typeof testWorkspace>;
+  let ports: Awaited<ReturnType<typeof createPorts>>;
+  const calls: string[] = [];
+
+  const second = defineIngestQueue('ingest-rt-second', z.object({ ok: z.boolean() }), undefined, { attempts: 1 });
+  const first = defineIngestQueue('ingest-rt-first', z.object({ n: z.number() }), second, { attempts: 3, backoffMs: 50 });
+  const firstWorker = defineStageWorker(first, async (p, ctx) => {
+    calls.push(`first:${p.docId}:${ctx.attemptsMade}`);
+    await ctx.progress(50);
+    if (p.docId === 'permanent') throw new PermanentError('CORRUPT_PDF', 'broken xref');
+    if (p.docId === 'flaky' && ctx.attemptsMade < 2) throw new RetryableError('STORE_UNAVAILABLE', 'try later');
+    if (p.docId === 'bad-result') return { n: 'NaN' } as unknown as { n: number };
+    return { n: 1 };
+  });
+  const secondWorker = defineStageWorker(second, async (p) => {
+    calls.push(`second:${p.docId}`);
+    return { ok: true };
+  });
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    ws = testWorkspace(redis.url);
+    ports = await createPorts(ws.config);
+  });
+  afterAll(async () => {
+    await ports?.close();
+    await redis?.cleanup();
+    ws?.cleanup();
+  });
+
+  async function runOne(docId: string): Promise<void> {
+    await ports.status.register({ docId, sourceKey: `k:${docId}`, version: V });
+    await ports.queues.enqueue(first, { docId, version: V, gen: 0 });
+  }
+
+  async function settled(docId: string): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const s = await ports.status.get(docId);
+      const counts = await ports.queues.counts(first);
+      const counts2 = await ports.queues.counts(second);
+      const open = counts.waiting + counts.active + counts.delayed + counts2.waiting + counts2.active;
+      if (s && open === 0 && (s.state === 'failed' || s.timings['rt-second'] !== undefined)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${docId} did not settle`);
+  }
+
+  it('runs a stage, records timing, enqueues the next stage under its deterministic id', async () => {
+    const group = startWorkers([firstWorker, secondWorker], ports, createLogger('silent'));
+    try {
+      await runOne('good');
+      await settled('good');
+      const s = await ports.status.get('good');
+      expect(Object.keys(s!.timings).sort()).toEqual(['rt-first', 'rt-second']);
+      expect(calls.filter((c) => c.includes('good'))).toEqual(['first:good:0', 'second:good']);
+      const job = await ports.queues.queue(second).getJob(`ingest-rt-second-good-${V}-g0`);
+      expect(job?.returnvalue).toEqual({ ok: true });
+
+      // A permanent error fails at once, with its code, and is not retried.
+      await runOne('permanent');
+      await settled('permanent');
+      expect(await ports.status.get('permanent')).toMatchObject({ state: 'failed', errorCode: 'CORRUPT_PDF', errorMessage: 'broken xref' });
+      expect(calls.filter((c) => c.startsWith('first:permanent'))).toHaveLength(1);
+
+      // A retryable error is retried with backoff and then succeeds.
+      await runOne('flaky');
+      await settled('flaky');
+      expect(calls.filter((c) => c.startsWith('first:flaky'))).toEqual(['first:flaky:0', 'first:flaky:1', 'first:flaky:2']);
+      expect((await ports.status.get('flaky'))?.state).not.toBe('failed');
+
+      // A handler returning the wrong shape fails as INVALID_RESULT.
+      await runOne('bad-result');
+      await settled('bad-result');
+      expect((await ports.status.get('bad-result'))?.errorCode).toBe('INVALID_RESULT');
+
+      // A payload that does not validate never reaches the handler.
+      const events = new QueueEvents(first.name, { connection: createRedis(ws.config.redisUrl), prefix: ws.config.prefix });
+      await events.waitUntilReady();
+      const job2 = await ports.queues.queue(first).add(first.name, { docId: 'Not An Id!', version: 'x', gen: 0 } as unknown as IngestPayload, { attempts: 3 });
+      await expect(job2.waitUntilFinished(events, 10_000)).rejects.toThrow(/INVALID_PAYLOAD/);
+      expect(job2.id && (await ports.queues.queue(first).getJob(job2.id))?.attemptsMade).toBe(1);
+      await events.close();
+      expect(calls.some((c) => c.includes('Not An Id'))).toBe(false);
+    } finally {
+      await group.close();
+    }
+    expect(group.isRunning()).toBe(false);
+  }, 60_000);
+
+  it('skips jobs of a superseded registration', async () => {
+    const group = startWorkers([firstWorker, secondWorker], ports, createLogger('silent'));
+    try {
+      await ports.status.register({ docId: 'old', sourceKey: 'k:old', version: V });
+      await ports.status.register({ docId: 'old', sourceKey: 'k:old', version: 'd'.repeat(64) });
+      await ports.queues.enqueue(first, { docId: 'old', version: V, gen: 0 });
+      const q = ports.queues.queue(first);
+      const id = `ingest-rt-first-old-${V}-g0`;
+      for (let i = 0; i < 100 && !(await q.getJob(id))?.finishedOn; i++) await new Promise((r) => setTimeout(r, 50));
+      const job = await q.getJob(id);
+      expect(job?.returnvalue).toEqual({ superseded: true });
+      expect(calls.some((c) => c.startsWith('first:old'))).toBe(false);
+    } finally {
+      await group.close();
+    }
+  }, 30_000);
+
+  it('serves /healthz and /readyz', async () => {
+    let running = true;
+    const health = await startHealthServer({ port: 0, redis: ports.redis, isRunning: () => running });
+    try {
+      const base = `http://127.0.0.1:${health.port}`;
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ ready: true, redis: true, workers: true });
+      running = false;
+      expect((await fetch(`${base}/readyz`)).status).toBe(503);
+    } finally {
+      await health.close();
+    }
+  });
+});

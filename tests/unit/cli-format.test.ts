@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { documentProgress, formatStatuses, progressBar } from '../../apps/cli/format.ts';
+import { parseStages } from '../../apps/cli/commands/run.ts';
+import type { DocStatus } from '../../shared/status/doc-status.ts';
+
+const base: DocStatus = {
+  docId: 'd',
+  sourceKey: 'dir:d.pdf',
+  version: 'v',
+  gen: 0,
+  state: 'running',
+  stage: 'chunk',
+  progress: 50,
+  errorCode: null,
+  errorMessage: null,
+  timings: {},
+  pageCount: 3,
+  chunkCount: null,
+  registeredAt: '',
+  updatedAt: '',
+};
+
+describe('cli formatting', () => {
+  it('draws progress bars', () => {
+    expect(progressBar(0, 10)).toBe('[----------]   0%');
+    expect(progressBar(55, 10)).toBe('[######----]  55%');
+    expect(progressBar(140, 4)).toBe('[####] 100%');
+  });
+
+  it('measures whole-pipeline progress', () => {
+    expect(documentProgress(base)).toBeCloseTo((2.5 / 6) * 100);
+    expect(documentProgress({ ...base, state: 'indexed' })).toBe(100);
+  });
+
+  it('lists failures with their reasons and sums states', () => {
+    const out = formatStatuses([
+      { ...base, docId: 'a', state: 'indexed', chunkCount: 7 },
+      { ...base, docId: 'b', state: 'failed', stage: 'extract', errorCode: 'PASSWORD_REQUIRED', errorMessage: 'needs a password' },
+    ]);
+    expect(out).toMatch(/a\s+indexed\s+3p\s+7 chunks/);
+    expect(out).toContain('PASSWORD_REQUIRED: needs a password');
+    expect(out).toMatch(/1 indexed, 1 failed$/);
+  });
+
+  it('parses --only and names unknown stages', () => {
+    expect(parseStages('extract, chunk')).toEqual(['extract', 'chunk']);
+    expect(parseStages(undefined)).toHaveLength(7);
+    expect(() => parseStages('extract,ocr')).toThrow(/unknown stage\(s\): ocr; known: extract,/);
+  });
+});

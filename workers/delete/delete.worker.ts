@@ -1,0 +1,16 @@
+import { deleteQueue } from '../../queues/ingest.queues.ts';
+import { withDocLock } from '../../shared/status/doc-lock.ts';
+import { defineStageWorker } from '../runtime/stage-worker.ts';
+
+/** Removes a document whose source is gone: its chunks, its Document row and its artifacts. */
+export const deleteWorker = defineStageWorker(deleteQueue, async ({ docId, gen }, ctx) => {
+  return withDocLock(ctx.redis, ctx.config.prefix, docId, async () => {
+    const status = await ctx.status.get(docId);
+    // Registered again since this deletion was asked for: the new registration wins.
+    if (!status || status.gen !== gen || status.state !== 'deleting') return { deletedChunks: 0, skipped: true };
+    const { deletedChunks } = await ctx.store.deleteByDoc(docId);
+    await ctx.artifacts.deleteDoc(docId);
+    await ctx.status.markDeleted(docId, gen);
+    return { deletedChunks, skipped: false };
+  });
+});

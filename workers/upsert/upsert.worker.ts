@@ -1,0 +1,34 @@
+import { upsertQueue } from '../../queues/ingest.queues.ts';
+import { EmbeddingsMeta, EnrichedArtifact } from '../../shared/domain/index.ts';
+import { unpackVectors } from '../../shared/embed/vector-file.ts';
+import { withDocLock } from '../../shared/status/doc-lock.ts';
+import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { upsertStage } from './upsert.stage.ts';
+
+export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, version, gen }, ctx) => {
+  const [enriched, meta, bin] = await Promise.all([
+    ctx.artifacts.getJson(docId, version, 'enriched.json', EnrichedArtifact),
+    ctx.artifacts.getJson(docId, version, 'embeddings.json', EmbeddingsMeta),
+    ctx.artifacts.getBytes(docId, version, 'embeddings.bin'),
+  ]);
+  const vectors = unpackVectors(bin, meta.dimension, meta.count);
+  await ctx.store.ensureSchema({ dimension: meta.dimension });
+
+  // Under the document's lock, and only while this version is still the registered one: an older
+  // version finishing late must never overwrite (or delete) a newer one.
+  const outcome = await withDocLock(ctx.redis, ctx.config.prefix, docId, async () => {
+    if (!(await ctx.status.isCurrent(docId, version, gen))) return null;
+    const existing = await ctx.store.fetchByIds(enriched.chunks.map((c) => c.chunk_id));
+    const createdAt = new Map(existing.map((c) => [c.chunk_id, c.created_at]));
+    const rows = upsertStage(enriched, { meta, vectors }, createdAt, new Date().toISOString());
+    // New version first, then the old version's chunks: readers never see the document empty.
+    await ctx.store.upsertDocuments([enriched.document]);
+    await ctx.store.upsertChunks(rows);
+    const { deletedChunks } = await ctx.store.deleteByDoc(docId, { exceptVersion: version });
+    await ctx.status.update(docId, version, gen, { state: 'indexed', chunkCount: rows.length, error: null });
+    return { upsertedChunks: rows.length, deletedStaleChunks: deletedChunks };
+  });
+  if (!outcome) return { upsertedChunks: 0, deletedStaleChunks: 0, superseded: true };
+  await ctx.artifacts.deleteDoc(docId, { exceptVersion: version });
+  return { ...outcome, superseded: false };
+});

@@ -1,0 +1,81 @@
+import { PermanentError } from '../errors.ts';
+import type { Embedder } from './embedder.ts';
+import { createHashEmbedder } from './hash-embedder.ts';
+import { createOpenAiEmbedder } from './openai-embedder.ts';
+
+export type { Embedder } from './embedder.ts';
+export { l2Normalise } from './embedder.ts';
+export { createHashEmbedder, normaliseForHashing, type HashEmbedderOptions } from './hash-embedder.ts';
+export { createOpenAiEmbedder, type OpenAiEmbedderOptions } from './openai-embedder.ts';
+export {
+  createLruEmbeddingCache,
+  embeddingCacheKey,
+  type EmbeddingCache,
+  type EmbeddingCacheEntry,
+  type LruEmbeddingCacheOptions,
+} from './embedding-cache.ts';
+export {
+  assertDimension,
+  assertEmbeddingQuality,
+  embedWithCache,
+  embedWithCacheStats,
+  type EmbedWithCacheOptions,
+  type EmbedWithCacheResult,
+  type EmbeddingQualityOptions,
+} from './embed-texts.ts';
+
+/** Embedder settings as they appear in Quarry's config. */
+export interface EmbedderConfig {
+  /** `hash` needs no weights and no server; `openai` speaks to any OpenAI-compatible endpoint. */
+  provider: 'hash' | 'openai';
+  /** Model name; required for `openai`, ignored by `hash` (its name encodes its settings). */
+  model?: string;
+  /** Vector length: the hash embedder's output size, or what the remote model must return. */
+  dimension: number;
+  /**
+   * Base URL of the OpenAI-compatible API.
+   * @defaultValue `https://api.openai.com/v1`
+   */
+  baseUrl?: string;
+  /** Bearer token for the OpenAI-compatible API. */
+  apiKey?: string;
+  /**
+   * Per-request timeout of the `openai` provider, in milliseconds.
+   * @defaultValue 30000
+   */
+  timeoutMs?: number;
+  /**
+   * Send `dimensions` in `openai` requests so the model shortens its output. Only some models
+   * accept it (vLLM rejects it for others), hence the name-based default.
+   * @defaultValue true for model names starting with `text-embedding-3`, otherwise false
+   */
+  sendDimensions?: boolean;
+}
+
+/**
+ * Builds the embedder named by `config.provider`.
+ *
+ * @throws PermanentError `INVALID_CONFIG` for an unknown provider, a missing `openai` model, or
+ *   a bad dimension.
+ */
+export function createEmbedder(config: EmbedderConfig): Embedder {
+  switch (config.provider) {
+    case 'hash':
+      return createHashEmbedder({ dimension: config.dimension });
+    case 'openai': {
+      if (!config.model) throw new PermanentError('INVALID_CONFIG', 'embedder provider "openai" needs a model name');
+      return createOpenAiEmbedder({
+        model: config.model,
+        dimension: config.dimension,
+        ...(config.baseUrl !== undefined ? { baseURL: config.baseUrl } : {}),
+        ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+        sendDimensions: config.sendDimensions ?? config.model.startsWith('text-embedding-3'),
+      });
+    }
+    default: {
+      const provider: never = config.provider;
+      throw new PermanentError('INVALID_CONFIG', `unknown embedder provider ${String(provider)}`);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import * as lancedb from '@lancedb/lancedb';
+import { relativeScoreFusion } from '../fusion.ts';
+import type { HybridHit } from '../vector-store.ts';
+import { keywordText } from './keyword-text.ts';
+import { CHUNK_COLUMNS, FTS_COLUMN, rowToChunk } from './schema.ts';
+
+/** A validated hybrid request, as the store hands it over. */
+export interface HybridRequest {
+  text: string;
+  vector: ArrayLike<number>;
+  alpha: number;
+  /** Translated filter, or undefined for none. */
+  where: string | undefined;
+  limit: number;
+  /** Candidates per side. */
+  candidates: number;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Keyword top-N (native full-text index over `keyword_text`, BM25) and vector top-N (exact
+ * cosine scan) under the same pre-filter, run in parallel, then fused by relativeScoreFusion.
+ * A side whose weight is 0 is not run at all, as in Weaviate.
+ */
+export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Promise<HybridHit[]> {
+  const terms = keywordText(req.text);
+
+  const keywordSide = async (): Promise<Row[]> => {
+    if (req.alpha >= 1 || terms === '') return [];
+    let query = table
+      .query()
+      .fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN))
+      .select([...CHUNK_COLUMNS, '_score'])
+      .limit(req.candidates);
+    if (req.where) query = query.where(req.where);
+    return (await query.toArray()) as Row[];
+  };
+  const vectorSide = async (): Promise<Row[]> => {
+    // A zero vector has no direction (cosine is undefined): that side finds nothing.
+    if (req.alpha <= 0 || !Array.from(req.vector).some((x) => x !== 0)) return [];
+    let query = table
+      .vectorSearch(Float32Array.from(req.vector))
+      .column('vector')
+      .distanceType('cosine')
+      .select([...CHUNK_COLUMNS, '_distance'])
+      .limit(req.candidates);
+    if (req.where) query = query.where(req.where);
+    return (await query.toArray()) as Row[];
+  };
+  const [keywordRows, vectorRows] = await Promise.all([keywordSide(), vectorSide()]);
+
+  const rowOf = new Map<string, Row>();
+  const bm25 = new Map<string, number>();
+  const cosine = new Map<string, number>();
+  for (const row of keywordRows) {
+    const id = String(row.chunk_id);
+    rowOf.set(id, row);
+    bm25.set(id, Number(row._score));
+  }
+  for (const row of vectorRows) {
+    const id = String(row.chunk_id);
+    rowOf.set(id, row);
+    cosine.set(id, 1 - Number(row._distance)); // cosine distance = 1 - similarity
+  }
+  const fused = relativeScoreFusion(
+    [...bm25].map(([id, score]) => ({ id, score })),
+    [...cosine].map(([id, score]) => ({ id, score })),
+    req.alpha,
+    req.limit,
+  );
+  return fused.map((f) => ({
+    chunk: rowToChunk(rowOf.get(f.id) as Row),
+    score: f.score,
+    keywordScore: f.keywordScore,
+    vectorScore: f.vectorScore,
+    bm25: bm25.get(f.id) ?? null,
+    cosine: cosine.get(f.id) ?? null,
+  }));
+}

@@ -1,0 +1,392 @@
+import * as lancedb from '@lancedb/lancedb';
+import type { Schema } from 'apache-arrow';
+import { DocumentRecord } from '../../domain/document.ts';
+import { PermanentError } from '../../errors.ts';
+import type { Filter } from '../filter.ts';
+import {
+  AGGREGATE_FIELDS,
+  StoredChunkWithoutVector,
+  type AggregateBucket,
+  type AggregateField,
+  type HybridHit,
+  type HybridQuery,
+  type StoredChunk,
+  type VectorStore,
+} from '../vector-store.ts';
+import { filterToSql, sqlString } from './filter-sql.ts';
+import { hybridSearch } from './hybrid-search.ts';
+import {
+  CHUNK_COLUMNS,
+  CHUNKS_TABLE,
+  DOCUMENTS_TABLE,
+  FTS_COLUMN,
+  FTS_INDEX,
+  chunksToArrow,
+  chunksSchema,
+  dimensionOfSchema,
+  documentToRow,
+  documentsSchema,
+  rowToChunk,
+  rowToDocument,
+  rowVector,
+} from './schema.ts';
+import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
+
+/** Options of the embedded LanceDB vector store. */
+export interface LanceDbStoreOptions {
+  /** Directory holding the database (created if missing). */
+  dir: string;
+  /**
+   * Candidates each hybrid side fetches: `max(limit, candidateFloor)`. Fusion normalises over
+   * each side's list, so a too-short list distorts the normalisation.
+   * @defaultValue 100
+   */
+  candidateFloor?: number;
+  /**
+   * Unindexed rows that trigger a background `optimize()` (full-text index update + compaction),
+   * at least. Rows not yet in the index are still found, by a flat scan that costs ~0.15 ms per
+   * row per keyword query, while `optimize()` costs ~0.1 ms per row of the WHOLE table (it
+   * rewrites the index), so the trigger grows with the table (see `ftsReindexRatio`).
+   * @defaultValue 1000
+   */
+  ftsReindexThreshold?: number;
+  /**
+   * The trigger is `max(ftsReindexThreshold, ftsReindexRatio × indexed rows)`: this keeps the
+   * amortised index cost per written row constant as the table grows.
+   * @defaultValue 0.02
+   */
+  ftsReindexRatio?: number;
+  /**
+   * Called with errors of background index maintenance (the next write tries again).
+   * @defaultValue ignore
+   */
+  onBackgroundError?: (err: unknown) => void;
+  /**
+   * Old table versions younger than this survive `optimize()` (readers in other processes may
+   * still be on them).
+   * @defaultValue 3600000 (one hour)
+   */
+  pruneOlderThanMs?: number;
+  /**
+   * Seconds between checks for writes by other processes; 0 = every read sees the latest commit.
+   * @defaultValue 0
+   */
+  readConsistencyIntervalSeconds?: number;
+  /**
+   * Rows per merge-insert call.
+   * @defaultValue 2000
+   */
+  writeBatchSize?: number;
+}
+
+const ID_BATCH = 500;
+
+/** The LanceDB store: the port plus explicit maintenance for CLIs, benchmarks and tests. */
+export interface LanceDbStore extends VectorStore {
+  /**
+   * Folds every unindexed row into the full-text index, compacts files and prunes old versions
+   * now, instead of waiting for the background trigger. Waits for queued writes first.
+   * @throws RetryableError `STORE_UNAVAILABLE` on I/O failure or persistent commit conflicts.
+   */
+  optimize(): Promise<void>;
+}
+
+/**
+ * Opens (or prepares) an embedded LanceDB store in `options.dir`. Tables are created by
+ * `ensureSchema`; until then reads return nothing and writes are rejected.
+ *
+ * @throws RetryableError `STORE_UNAVAILABLE` when the directory cannot be opened.
+ */
+export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<LanceDbStore> {
+  const candidateFloor = options.candidateFloor ?? 100;
+  const reindexThreshold = options.ftsReindexThreshold ?? 1000;
+  const reindexRatio = options.ftsReindexRatio ?? 0.02;
+  const onBackgroundError = options.onBackgroundError ?? (() => undefined);
+  const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
+  const writeBatchSize = options.writeBatchSize ?? 2000;
+  let db: lancedb.Connection;
+  try {
+    db = await lancedb.connect(options.dir, { readConsistencyInterval: options.readConsistencyIntervalSeconds ?? 0 });
+  } catch (err) {
+    throw classifyStoreError(err, `connect ${options.dir}`);
+  }
+  const tables = new Map<string, lancedb.Table>();
+  const lock = createMutex();
+  let closed = false;
+  let maintenance: Promise<void> | null = null;
+
+  /** The table if it exists; handles are cached, absence is not (another process may create it). */
+  async function openTable(name: string): Promise<lancedb.Table | null> {
+    if (closed) throw new PermanentError('STORE_REJECTED', 'lancedb store is closed');
+    const cached = tables.get(name);
+    if (cached) return cached;
+    if (!(await db.tableNames()).includes(name)) return null;
+    const table = await db.openTable(name);
+    tables.set(name, table);
+    return table;
+  }
+
+  async function requireTable(name: string): Promise<lancedb.Table> {
+    const table = await openTable(name);
+    if (!table) throw new PermanentError('STORE_REJECTED', `lancedb table ${name} does not exist: call ensureSchema first`);
+    return table;
+  }
+
+  async function createTable(name: string, schema: Schema): Promise<lancedb.Table> {
+    try {
+      const table = await db.createEmptyTable(name, schema, { mode: 'create', existOk: true });
+      tables.set(name, table);
+      return table;
+    } catch (err) {
+      // Another process won the race to create it: open theirs.
+      const table = await openTable(name);
+      if (table) return table;
+      throw err;
+    }
+  }
+
+  async function tableDimension(table: lancedb.Table): Promise<number | null> {
+    return dimensionOfSchema(await table.schema());
+  }
+
+  async function optimizeNow(table: lancedb.Table): Promise<void> {
+    await table.optimize({ cleanupOlderThan: new Date(Date.now() - pruneOlderThanMs) });
+  }
+
+  /** Runs `optimize()` when enough rows have been written past the full-text index. */
+  async function maintainFtsIndex(table: lancedb.Table): Promise<void> {
+    const stats = await table.indexStats(FTS_INDEX);
+    if (!stats) {
+      await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+      return;
+    }
+    if (stats.numUnindexedRows >= Math.max(reindexThreshold, reindexRatio * stats.numIndexedRows)) await optimizeNow(table);
+  }
+
+  /**
+   * Index upkeep after a write, off the writer's path: `optimize()` takes seconds on a large
+   * table, and fresh rows are searchable without it. Single-flight: while one runs, later
+   * writes do not queue another; the next write after it re-checks.
+   */
+  function scheduleMaintenance(table: lancedb.Table): void {
+    if (maintenance || closed) return;
+    maintenance = lock(() => withConflictRetry('index maintenance', () => maintainFtsIndex(table)))
+      .catch((err: unknown) => onBackgroundError(err))
+      .finally(() => {
+        maintenance = null;
+      });
+  }
+
+  /** Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD. */
+  function where(filter: Filter | undefined): string | undefined {
+    return filterToSql(filter);
+  }
+
+  async function rows(query: lancedb.Query | lancedb.VectorQuery): Promise<Record<string, unknown>[]> {
+    return (await query.toArray()) as Record<string, unknown>[];
+  }
+
+  async function guarded<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw classifyStoreError(err, what);
+    }
+  }
+
+  function checkVector(vector: ArrayLike<number>, dimension: number, what: string): void {
+    if (vector.length !== dimension) {
+      throw new PermanentError('DIMENSION_MISMATCH', `${what}: expected dimension ${dimension}, got ${vector.length}`);
+    }
+    for (let i = 0; i < vector.length; i++) {
+      if (!Number.isFinite(vector[i])) throw new PermanentError('EMBEDDING_QUALITY', `${what}: component ${i} is ${vector[i]}`);
+    }
+  }
+
+  return {
+    async ensureSchema({ dimension }) {
+      if (!Number.isInteger(dimension) || dimension < 1) {
+        throw new PermanentError('INVALID_CONFIG', `vector dimension must be a positive integer, got ${dimension}`);
+      }
+      await lock(() =>
+        withConflictRetry('ensureSchema', async () => {
+          const chunks = (await openTable(CHUNKS_TABLE)) ?? (await createTable(CHUNKS_TABLE, chunksSchema(dimension)));
+          const existing = await tableDimension(chunks);
+          if (existing !== dimension) {
+            throw new PermanentError('DIMENSION_MISMATCH', `store has dimension ${existing}, asked for ${dimension}`);
+          }
+          if ((await chunks.indexStats(FTS_INDEX)) === undefined) {
+            await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+          }
+          if (!(await openTable(DOCUMENTS_TABLE))) await createTable(DOCUMENTS_TABLE, documentsSchema);
+        }),
+      );
+    },
+
+    async dimension() {
+      return guarded('dimension', async () => {
+        const table = await openTable(CHUNKS_TABLE);
+        return table ? tableDimension(table) : null;
+      });
+    },
+
+    async upsertDocuments(docs) {
+      if (docs.length === 0) return;
+      const byId = new Map<string, DocumentRecord>();
+      for (const doc of docs) {
+        const parsed = DocumentRecord.safeParse(doc);
+        if (!parsed.success) throw new PermanentError('STORE_REJECTED', `document ${doc.doc_id}: ${parsed.error.message}`);
+        byId.set(doc.doc_id, parsed.data);
+      }
+      const table = await guarded('upsertDocuments', () => requireTable(DOCUMENTS_TABLE));
+      const data = lancedb.makeArrowTable([...byId.values()].map(documentToRow), { schema: documentsSchema });
+      await lock(() =>
+        withConflictRetry('upsertDocuments', () =>
+          table.mergeInsert('doc_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
+        ),
+      );
+    },
+
+    async upsertChunks(chunks) {
+      if (chunks.length === 0) return;
+      const table = await guarded('upsertChunks', () => requireTable(CHUNKS_TABLE));
+      const dimension = (await guarded('upsertChunks', () => tableDimension(table))) as number;
+      // Last write of an id wins inside a batch: merge-insert refuses duplicate source keys.
+      const byId = new Map<string, StoredChunk>();
+      for (const chunk of chunks) {
+        const { vector, ...rest } = chunk;
+        const parsed = StoredChunkWithoutVector.safeParse(rest);
+        if (!parsed.success) throw new PermanentError('STORE_REJECTED', `chunk ${chunk.chunk_id}: ${parsed.error.message}`);
+        checkVector(vector, dimension, `chunk ${chunk.chunk_id}`);
+        byId.set(chunk.chunk_id, chunk);
+      }
+      const all = [...byId.values()];
+      await lock(async () => {
+        for (let start = 0; start < all.length; start += writeBatchSize) {
+          const data = chunksToArrow(all.slice(start, start + writeBatchSize), dimension);
+          await withConflictRetry('upsertChunks', () =>
+            table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
+          );
+        }
+      });
+      scheduleMaintenance(table);
+    },
+
+    async deleteByDoc(docId, opts = {}) {
+      const predicate =
+        `doc_id = ${sqlString(docId)}` + (opts.exceptVersion !== undefined ? ` AND version <> ${sqlString(opts.exceptVersion)}` : '');
+      return lock(async () => {
+        const chunks = await guarded('deleteByDoc', () => openTable(CHUNKS_TABLE));
+        let deletedChunks = 0;
+        if (chunks) {
+          const result = await withConflictRetry('deleteByDoc', () => chunks.delete(predicate));
+          deletedChunks = result.numDeletedRows;
+        }
+        if (opts.exceptVersion === undefined) {
+          const documents = await guarded('deleteByDoc', () => openTable(DOCUMENTS_TABLE));
+          if (documents) await withConflictRetry('deleteByDoc', () => documents.delete(`doc_id = ${sqlString(docId)}`));
+        }
+        return { deletedChunks };
+      });
+    },
+
+    async hybrid(q: HybridQuery): Promise<HybridHit[]> {
+      if (!(q.alpha >= 0 && q.alpha <= 1)) throw new PermanentError('INVALID_PAYLOAD', `alpha must be in [0, 1], got ${q.alpha}`);
+      if (!Number.isInteger(q.limit) || q.limit < 1) throw new PermanentError('INVALID_PAYLOAD', `limit must be a positive integer, got ${q.limit}`);
+      const sql = where(q.filter);
+      const table = await guarded('hybrid', () => openTable(CHUNKS_TABLE));
+      if (!table) return [];
+      const dimension = (await guarded('hybrid', () => tableDimension(table))) as number;
+      checkVector(q.vector, dimension, 'query vector');
+      return guarded('hybrid', () =>
+        hybridSearch(table, { ...q, where: sql, candidates: Math.max(q.limit, candidateFloor) }),
+      );
+    },
+
+    async aggregate({ groupBy, filter }): Promise<AggregateBucket[]> {
+      if (!(AGGREGATE_FIELDS as readonly string[]).includes(groupBy)) {
+        throw new PermanentError('INVALID_PAYLOAD', `cannot aggregate by ${String(groupBy)}`);
+      }
+      const sql = where(filter);
+      return guarded('aggregate', async () => {
+        const table = await openTable(CHUNKS_TABLE);
+        if (!table) return [];
+        // LanceDB has no GROUP BY; one projected column streamed and counted here is cheap.
+        let query = table.query().select([groupBy satisfies AggregateField]);
+        if (sql) query = query.where(sql);
+        const counts = new Map<string, number>();
+        for await (const batch of query) {
+          const column = batch.getChild(groupBy);
+          if (!column) continue;
+          for (const value of column) {
+            const key = String(value);
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+          }
+        }
+        return [...counts]
+          .map(([value, count]) => ({ value, count }))
+          .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      });
+    },
+
+    async fetchByIds(ids) {
+      const wanted = [...new Set(ids)];
+      if (wanted.length === 0) return [];
+      return guarded('fetchByIds', async () => {
+        const table = await openTable(CHUNKS_TABLE);
+        if (!table) return [];
+        const found = new Map<string, StoredChunk>();
+        for (let start = 0; start < wanted.length; start += ID_BATCH) {
+          const list = wanted.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+          const batch = await rows(table.query().where(`chunk_id IN (${list})`).select([...CHUNK_COLUMNS, 'vector']));
+          for (const row of batch) found.set(String(row.chunk_id), { ...rowToChunk(row), vector: rowVector(row) });
+        }
+        return wanted.flatMap((id) => found.get(id) ?? []);
+      });
+    },
+
+    async getDocument(docId) {
+      return guarded('getDocument', async () => {
+        const table = await openTable(DOCUMENTS_TABLE);
+        if (!table) return null;
+        const [row] = await rows(table.query().where(`doc_id = ${sqlString(docId)}`).limit(1));
+        return row ? rowToDocument(row) : null;
+      });
+    },
+
+    async countChunks(filter) {
+      const sql = where(filter);
+      return guarded('countChunks', async () => {
+        const table = await openTable(CHUNKS_TABLE);
+        return table ? table.countRows(sql) : 0;
+      });
+    },
+
+    async listChunkIds(docId) {
+      return guarded('listChunkIds', async () => {
+        const table = await openTable(CHUNKS_TABLE);
+        if (!table) return [];
+        const found = await rows(table.query().where(`doc_id = ${sqlString(docId)}`).select(['chunk_id', 'version']));
+        return found
+          .map((r) => ({ chunk_id: String(r.chunk_id), version: String(r.version) }))
+          .sort((a, b) => (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0));
+      });
+    },
+
+    async optimize() {
+      const table = await guarded('optimize', () => requireTable(CHUNKS_TABLE));
+      await lock(() => withConflictRetry('optimize', () => optimizeNow(table)));
+    },
+
+    async close() {
+      if (closed) return;
+      // Let queued writes and index upkeep finish before the handles go away.
+      await maintenance;
+      await lock(async () => undefined);
+      closed = true;
+      for (const table of tables.values()) table.close();
+      tables.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,226 @@
+import {
+  DateDay,
+  Field,
+  FixedSizeList,
+  Float32,
+  Int32,
+  List,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  TimestampMillisecond,
+  Utf8,
+  makeData,
+  vectorFromArray,
+  type Data,
+  type DataType,
+} from 'apache-arrow';
+import type { DocumentRecord, Provenance } from '../../domain/document.ts';
+import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
+import { keywordText } from './keyword-text.ts';
+
+/*
+ * Column decisions (LanceDB tables `documents` and `chunks`):
+ * - valid_from / valid_to are Arrow date32 (nullable): typed comparisons `DATE '…'`, and a
+ *   null means open-ended. created_at / updated_at are timestamp(ms, UTC).
+ * - entities is list<utf8>, filtered with DataFusion's array_has_any.
+ * - vector is fixed_size_list<float32>[dimension]: its list size IS the store's dimension.
+ * - keyword_text is derived (see keyword-text.ts), carries the full-text index, and is never
+ *   returned to callers.
+ * - provenance is a JSON string: nobody filters on it and it may grow fields.
+ */
+
+/** Table of Document rows, keyed by doc_id. */
+export const DOCUMENTS_TABLE = 'documents';
+/** Table of chunk rows with their vectors, keyed by chunk_id. */
+export const CHUNKS_TABLE = 'chunks';
+/** Derived column carrying the full-text index. */
+export const FTS_COLUMN = 'keyword_text';
+/** Name of the full-text index on {@link FTS_COLUMN}. */
+export const FTS_INDEX = 'keyword_text_idx';
+
+const utf8 = (name: string, nullable = false): Field => new Field(name, new Utf8(), nullable);
+const int32 = (name: string): Field => new Field(name, new Int32(), false);
+const date = (name: string): Field => new Field(name, new DateDay(), true);
+const instant = (name: string): Field => new Field(name, new TimestampMillisecond('UTC'), false);
+const strings = (name: string): Field => new Field(name, new List(new Field('item', new Utf8(), true)), false);
+
+/** Columns of a chunk row returned to callers (everything but `vector` and `keyword_text`). */
+export const CHUNK_COLUMNS = [
+  'chunk_id', 'doc_id', 'version', 'section', 'section_path', 'body', 'embedding_text',
+  'page_start', 'page_end', 'chunk_index', 'total_chunks', 'token_count', 'entities',
+  'valid_from', 'valid_to', 'doc_type', 'jurisdiction', 'lang', 'created_at', 'updated_at',
+] as const;
+
+/** Arrow schema of the chunks table for vectors of `dimension` floats. */
+export function chunksSchema(dimension: number): Schema {
+  return new Schema([
+    utf8('chunk_id'), utf8('doc_id'), utf8('version'), utf8('section'), utf8('section_path'),
+    utf8('body'), utf8('embedding_text'),
+    int32('page_start'), int32('page_end'), int32('chunk_index'), int32('total_chunks'), int32('token_count'),
+    strings('entities'), date('valid_from'), date('valid_to'),
+    utf8('doc_type'), utf8('jurisdiction'), utf8('lang'),
+    instant('created_at'), instant('updated_at'),
+    utf8(FTS_COLUMN),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+/** Arrow schema of the documents table. */
+export const documentsSchema = new Schema([
+  utf8('doc_id'), utf8('version'), utf8('title'), utf8('doc_type'), utf8('jurisdiction'), utf8('lang'),
+  date('valid_from'), date('valid_to'), strings('entities'), int32('page_count'), utf8('provenance'),
+]);
+
+/** The vector length a chunks-table schema was created with, or null if it has no vector column. */
+export function dimensionOfSchema(schema: { fields: { name: string; type: DataType }[] }): number | null {
+  const field = schema.fields.find((f) => f.name === 'vector');
+  return field && FixedSizeList.isFixedSizeList(field.type) ? field.type.listSize : null;
+}
+
+function toDate(iso: string | null): Date | null {
+  return iso === null ? null : new Date(`${iso}T00:00:00Z`);
+}
+
+/** A cell of a date32 or timestamp column, as Arrow JS hands it over (ms number, bigint or Date). */
+function epochMs(cell: unknown): number | null {
+  if (cell === null || cell === undefined) return null;
+  if (cell instanceof Date) return cell.getTime();
+  return Number(cell);
+}
+
+function isoDay(cell: unknown): string | null {
+  const ms = epochMs(cell);
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+function isoInstant(cell: unknown): string {
+  return new Date(epochMs(cell) ?? 0).toISOString();
+}
+
+/** An Arrow list cell (a Vector, or already an array) as a plain string array. */
+function stringList(cell: unknown): string[] {
+  if (cell === null || cell === undefined) return [];
+  if (Array.isArray(cell)) return cell.map(String);
+  const iterable = cell as Iterable<unknown>;
+  return Array.from(iterable, (x) => String(x));
+}
+
+/** Row of the chunks table for `chunk`, without the vector (adds the derived keyword text). */
+export function chunkToRow(chunk: StoredChunk): Record<string, unknown> {
+  return {
+    chunk_id: chunk.chunk_id,
+    doc_id: chunk.doc_id,
+    version: chunk.version,
+    section: chunk.section,
+    section_path: chunk.section_path,
+    body: chunk.body,
+    embedding_text: chunk.embedding_text,
+    page_start: chunk.page_start,
+    page_end: chunk.page_end,
+    chunk_index: chunk.chunk_index,
+    total_chunks: chunk.total_chunks,
+    token_count: chunk.token_count,
+    entities: chunk.entities,
+    valid_from: toDate(chunk.valid_from),
+    valid_to: toDate(chunk.valid_to),
+    doc_type: chunk.doc_type,
+    jurisdiction: chunk.jurisdiction,
+    lang: chunk.lang,
+    created_at: new Date(chunk.created_at),
+    updated_at: new Date(chunk.updated_at),
+    // Breadcrumb + body: a heading word ("지원대상") should find every chunk under it.
+    [FTS_COLUMN]: keywordText(chunk.embedding_text),
+  };
+}
+
+/**
+ * An Arrow table of `chunks` for the chunks table. Built column by column, with the vectors
+ * copied into one flat float32 buffer: generic row conversion pushes every float through a
+ * builder and was the slowest part of an upsert.
+ */
+export function chunksToArrow(chunks: readonly StoredChunk[], dimension: number): Table {
+  const schema = chunksSchema(dimension);
+  const rows = chunks.map(chunkToRow);
+  const flat = new Float32Array(chunks.length * dimension);
+  chunks.forEach((chunk, i) => flat.set(chunk.vector, i * dimension));
+  const children: Data[] = schema.fields.map((field) => {
+    if (field.name === 'vector') {
+      const values = makeData({ type: new Float32(), length: flat.length, nullCount: 0, data: flat });
+      return makeData({ type: field.type as FixedSizeList<Float32>, length: chunks.length, nullCount: 0, child: values });
+    }
+    return vectorFromArray(rows.map((row) => row[field.name]), field.type).data[0] as Data;
+  });
+  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: chunks.length, nullCount: 0, children }));
+  return new Table(schema, [batch]);
+}
+
+/** A chunks-table row (any subset of columns incl. CHUNK_COLUMNS) back to the port's shape. */
+export function rowToChunk(row: Record<string, unknown>): StoredChunkWithoutVector {
+  return {
+    chunk_id: String(row.chunk_id),
+    doc_id: String(row.doc_id),
+    version: String(row.version),
+    section: String(row.section),
+    section_path: String(row.section_path),
+    body: String(row.body),
+    embedding_text: String(row.embedding_text),
+    page_start: Number(row.page_start),
+    page_end: Number(row.page_end),
+    chunk_index: Number(row.chunk_index),
+    total_chunks: Number(row.total_chunks),
+    token_count: Number(row.token_count),
+    entities: stringList(row.entities),
+    valid_from: isoDay(row.valid_from),
+    valid_to: isoDay(row.valid_to),
+    doc_type: String(row.doc_type),
+    jurisdiction: String(row.jurisdiction),
+    lang: String(row.lang),
+    created_at: isoInstant(row.created_at),
+    updated_at: isoInstant(row.updated_at),
+  };
+}
+
+/** The vector cell of a row, copied out of the Arrow batch (which may be reused). */
+export function rowVector(row: Record<string, unknown>): Float32Array {
+  const cell = row.vector as { toArray?: () => ArrayLike<number> } | ArrayLike<number> | null;
+  if (cell && typeof (cell as { toArray?: unknown }).toArray === 'function') {
+    return Float32Array.from((cell as { toArray: () => ArrayLike<number> }).toArray());
+  }
+  return Float32Array.from((cell ?? []) as ArrayLike<number>);
+}
+
+/** Row of the documents table for `doc`. */
+export function documentToRow(doc: DocumentRecord): Record<string, unknown> {
+  return {
+    doc_id: doc.doc_id,
+    version: doc.version,
+    title: doc.title,
+    doc_type: doc.doc_type,
+    jurisdiction: doc.jurisdiction,
+    lang: doc.lang,
+    valid_from: toDate(doc.valid_from),
+    valid_to: toDate(doc.valid_to),
+    entities: doc.entities,
+    page_count: doc.page_count,
+    provenance: JSON.stringify(doc.provenance),
+  };
+}
+
+/** A documents-table row back to a DocumentRecord. */
+export function rowToDocument(row: Record<string, unknown>): DocumentRecord {
+  return {
+    doc_id: String(row.doc_id),
+    version: String(row.version),
+    title: String(row.title),
+    doc_type: String(row.doc_type),
+    jurisdiction: String(row.jurisdiction),
+    lang: String(row.lang),
+    valid_from: isoDay(row.valid_from),
+    valid_to: isoDay(row.valid_to),
+    entities: stringList(row.entities),
+    page_count: Number(row.page_count),
+    provenance: JSON.parse(String(row.provenance)) as Provenance,
+  };
+}

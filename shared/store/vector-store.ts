@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { EnrichedChunk } from '../domain/chunk.ts';
+import type { DocumentRecord } from '../domain/document.ts';
+import type { Filter } from './filter.ts';
+
+export type { Filter } from './filter.ts';
+
+/** ISO 8601 instant, e.g. `2025-01-31T09:00:00.000Z`. */
+const Instant = z.iso.datetime({ offset: true });
+
+/**
+ * A chunk as the store holds it, minus the vector: the enriched chunk, the document facets
+ * copied onto it (so filters and aggregates need no join), and write times.
+ */
+export const StoredChunkWithoutVector = EnrichedChunk.extend({
+  doc_type: z.string(),
+  jurisdiction: z.string(),
+  lang: z.string(),
+  /** First time this chunk id was written (ids are content-addressed and survive versions). */
+  created_at: Instant,
+  /** Last time this chunk was written. */
+  updated_at: Instant,
+});
+export type StoredChunkWithoutVector = z.infer<typeof StoredChunkWithoutVector>;
+
+/** A chunk as written to and read from the store. Reads return the vector as a Float32Array. */
+export type StoredChunk = StoredChunkWithoutVector & { vector: number[] | Float32Array };
+
+/** A hybrid (keyword + vector) query. */
+export interface HybridQuery {
+  /** Keyword side input; blank text means the keyword side finds nothing. */
+  text: string;
+  /** Vector side input; its length must equal the store's dimension. An all-zero vector finds nothing. */
+  vector: number[] | Float32Array;
+  /** 0 = pure keyword, 1 = pure vector, in between: relativeScoreFusion weight of the vector side. */
+  alpha: number;
+  filter?: Filter;
+  limit: number;
+}
+
+/** One hybrid result. */
+export interface HybridHit {
+  chunk: StoredChunkWithoutVector;
+  /** Fused score, in [0, 1]: `alpha * vectorScore + (1 - alpha) * keywordScore`. */
+  score: number;
+  /** Keyword score normalised over the keyword candidates, 0 when the keyword side missed it. */
+  keywordScore: number;
+  /** Vector score normalised over the vector candidates, 0 when the vector side missed it. */
+  vectorScore: number;
+  /** Raw BM25 of the keyword side, or null when the keyword side did not return this chunk. */
+  bm25: number | null;
+  /** Raw cosine similarity of the vector side, or null when the vector side did not return it. */
+  cosine: number | null;
+}
+
+/** Chunk fields {@link VectorStore.aggregate} can group by. */
+export const AGGREGATE_FIELDS = ['doc_type', 'jurisdiction', 'lang', 'section', 'doc_id'] as const;
+export type AggregateField = (typeof AGGREGATE_FIELDS)[number];
+
+/** One group of an aggregate: a value and how many chunks carry it. */
+export interface AggregateBucket {
+  value: string;
+  count: number;
+}
+
+/**
+ * The vector-store port (seed 000 §3, ARCHITECTURE §2). Takes vectors, never text to embed.
+ * Every adapter passes `tests/contract/vector-store.contract.ts`.
+ *
+ * Errors: `RetryableError('STORE_UNAVAILABLE')` for what may pass (I/O, commit conflicts that
+ * outlived the adapter's own retries), `PermanentError('STORE_REJECTED')` for what will not
+ * (writing before `ensureSchema`, data the store refuses), `PermanentError('DIMENSION_MISMATCH')`
+ * for vectors of the wrong length and `PermanentError('INVALID_PAYLOAD')` for a malformed filter.
+ */
+export interface VectorStore {
+  /**
+   * Creates the Document and Chunk collections and their indexes if missing. Idempotent.
+   * @throws PermanentError `DIMENSION_MISMATCH` when the store exists with another dimension.
+   */
+  ensureSchema(opts: { dimension: number }): Promise<void>;
+  /** Vector dimension of the existing store, or null before `ensureSchema`. */
+  dimension(): Promise<number | null>;
+  /** Inserts or replaces documents by `doc_id`. */
+  upsertDocuments(docs: DocumentRecord[]): Promise<void>;
+  /**
+   * Inserts or replaces chunks by `chunk_id`; readable (also by keyword) as soon as it returns.
+   * @throws PermanentError `DIMENSION_MISMATCH` for a vector of the wrong length.
+   */
+  upsertChunks(chunks: StoredChunk[]): Promise<void>;
+  /**
+   * Deletes a document's chunks; with `exceptVersion`, only those of other versions (the
+   * Document row stays), without it the chunks and the Document row.
+   */
+  deleteByDoc(docId: string, opts?: { exceptVersion?: string }): Promise<{ deletedChunks: number }>;
+  /** Keyword top-N and vector top-N under the same filter, fused by relativeScoreFusion. */
+  hybrid(q: HybridQuery): Promise<HybridHit[]>;
+  /** Chunk counts per value of `groupBy`, largest first (ties by value). */
+  aggregate(q: { groupBy: AggregateField; filter?: Filter }): Promise<AggregateBucket[]>;
+  /** Chunks by id, in the order asked, missing ids skipped, vectors included. */
+  fetchByIds(ids: string[]): Promise<StoredChunk[]>;
+  getDocument(docId: string): Promise<DocumentRecord | null>;
+  countChunks(filter?: Filter): Promise<number>;
+  /** Ids and versions of a document's chunks, sorted by chunk_id. */
+  listChunkIds(docId: string): Promise<{ chunk_id: string; version: string }[]>;
+  /** Releases files and handles; the store is unusable afterwards. */
+  close(): Promise<void>;
+}

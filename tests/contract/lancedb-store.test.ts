@@ -1,0 +1,153 @@
+import * as lancedb from '@lancedb/lancedb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PermanentError, RetryableError } from '../../shared/errors.ts';
+import { eq } from '../../shared/store/filter.ts';
+import { keywordText } from '../../shared/store/lancedb/keyword-text.ts';
+import { createLanceDbStore, type LanceDbStoreOptions } from '../../shared/store/lancedb/lancedb-store.ts';
+import { CHUNKS_TABLE, FTS_INDEX } from '../../shared/store/lancedb/schema.ts';
+import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
+import { createVectorStore } from '../../shared/store/index.ts';
+import { DIM, DOC_B, VERSION, corpus, makeChunk } from './store-fixtures.ts';
+import { runVectorStoreContract } from './vector-store.contract.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'quarry-lancedb-'));
+  dirs.push(dir);
+  return dir;
+}
+
+runVectorStoreContract('lancedb', async () => createLanceDbStore({ dir: tempDir() }));
+
+async function unindexedRows(dir: string): Promise<number> {
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable(CHUNKS_TABLE);
+  const stats = await table.indexStats(FTS_INDEX);
+  table.close();
+  db.close();
+  return stats?.numUnindexedRows ?? -1;
+}
+
+function manyChunks(n: number, tag: string) {
+  return Array.from({ length: n }, (_, i) =>
+    makeChunk({ doc: DOC_B, version: VERSION.b1, section: tag, body: `${tag} passage ${i} 출산 장려금`, vector: [1, i, 0, 1] }),
+  );
+}
+
+describe('lancedb adapter specifics', () => {
+  it('searches rows the full-text index has not absorbed yet, and folds them in past the threshold', async () => {
+    const dir = tempDir();
+    const errors: unknown[] = [];
+    const options: LanceDbStoreOptions = { dir, ftsReindexThreshold: 10, onBackgroundError: (e) => errors.push(e) };
+    const store = await createLanceDbStore(options);
+    await store.ensureSchema({ dimension: DIM });
+    await store.upsertChunks(manyChunks(4, 'early'));
+    expect(await unindexedRows(dir)).toBe(4);
+    const fresh = await store.hybrid({ text: 'early', vector: [1, 0, 0, 0], alpha: 0, limit: 10 });
+    expect(fresh).toHaveLength(4);
+    await store.upsertChunks(manyChunks(8, 'late'));
+    // Found at once, whether or not the background optimize has run yet.
+    const hits = await store.hybrid({ text: '출산장려금', vector: [1, 0, 0, 0], alpha: 0, limit: 50 });
+    expect(hits).toHaveLength(12);
+    await store.close(); // waits for the background optimize
+    expect(await unindexedRows(dir)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('filters are pre-filters on both sides (a selective filter still fills the limit)', async () => {
+    const store = await createLanceDbStore({ dir: tempDir(), candidateFloor: 3 });
+    await store.ensureSchema({ dimension: DIM });
+    const noise = Array.from({ length: 200 }, (_, i) =>
+      makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'noise', body: `cookie cookie cookie ${i}`, vector: [0, 0, 1, 0] }),
+    );
+    const wanted = Array.from({ length: 4 }, (_, i) =>
+      makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'wanted', body: `a cookie among many words here ${i}`, vector: [0, 1, 1, 0] }),
+    );
+    await store.upsertChunks([...noise, ...wanted]);
+    await store.optimize(); // the indexed path too, not only the flat scan of fresh rows
+    for (const alpha of [0, 1]) {
+      const hits = await store.hybrid({ text: 'cookie', vector: [0, 0, 1, 0], alpha, limit: 3, filter: eq('section', 'wanted') });
+      expect(hits.map((h) => h.chunk.section)).toEqual(['wanted', 'wanted', 'wanted']);
+    }
+    await store.close();
+  });
+
+  it('optimize() folds fresh rows into the index on demand', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir });
+    await store.ensureSchema({ dimension: DIM });
+    await store.upsertChunks(manyChunks(5, 'x'));
+    expect(await unindexedRows(dir)).toBe(5);
+    await store.optimize();
+    expect(await unindexedRows(dir)).toBe(0);
+    expect(await store.hybrid({ text: 'x passage', vector: [1, 0, 0, 0], alpha: 0, limit: 10 })).toHaveLength(5);
+    await store.close();
+  });
+
+  it('persists across reopen, and a second instance (another process) sees writes at once', async () => {
+    const dir = tempDir();
+    const a = await createVectorStore({ kind: 'lancedb', dir });
+    const b = await createVectorStore({ kind: 'lancedb', dir });
+    expect(await b.dimension()).toBeNull();
+    await a.ensureSchema({ dimension: DIM });
+    expect(await b.dimension()).toBe(DIM);
+    await a.upsertChunks(Object.values(corpus()));
+    expect(await b.countChunks()).toBe(6);
+    // Two instances write concurrently: no in-process lock between them, so Lance's optimistic
+    // commits conflict and the adapter's retry must absorb it.
+    await Promise.all([
+      ...[0, 1, 2].map((i) => a.upsertChunks(manyChunks(10, `a${i}`))),
+      ...[0, 1, 2].map((i) => b.upsertChunks(manyChunks(10, `b${i}`))),
+      b.deleteByDoc('nothing-here'),
+    ]);
+    expect(await a.countChunks()).toBe(66);
+    await a.close();
+    await b.close();
+    const reopened = await createLanceDbStore({ dir });
+    expect(await reopened.dimension()).toBe(DIM);
+    expect(await reopened.countChunks(eq('section', 'b2'))).toBe(10);
+    await reopened.close();
+  });
+
+  it('a closed store refuses work', async () => {
+    const store = await createLanceDbStore({ dir: tempDir() });
+    await store.close();
+    await store.close();
+    const err = await store.countChunks().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentError);
+  });
+});
+
+describe('keywordText', () => {
+  it('turns Hangul runs into spacing-independent bigrams and keeps Latin words', () => {
+    expect(keywordText('출산 장려금')).toBe('출산 산장 장려 려금');
+    expect(keywordText('출산장려금')).toBe(keywordText('출산 장려금'));
+    expect(keywordText('제3조(지원 대상) Cookie-Header ＡＢＣ')).toBe('제 3 조 지원 원대 대상 cookie header abc');
+    expect(keywordText('  ,. ')).toBe('');
+  });
+});
+
+describe('store error classification', () => {
+  it('retries commit conflicts and classifies the rest', async () => {
+    let calls = 0;
+    const value = await withConflictRetry('t', async () => {
+      calls += 1;
+      if (calls < 3) throw new Error('Retryable commit conflict for version 7');
+      return 'ok';
+    }, { baseDelayMs: 1 });
+    expect([value, calls]).toEqual(['ok', 3]);
+    const exhausted = await withConflictRetry('t', async () => {
+      throw new Error('Commit conflict for version 3');
+    }, { retries: 1, baseDelayMs: 1 }).catch((e: unknown) => e);
+    expect(exhausted).toBeInstanceOf(RetryableError);
+    expect((exhausted as RetryableError).code).toBe('STORE_UNAVAILABLE');
+    expect(classifyStoreError(new Error('Invalid user input: Received literal Utf8'), 'q').code).toBe('STORE_REJECTED');
+    expect(classifyStoreError(new Error('LanceError(IO): No such file or directory'), 'q')).toBeInstanceOf(RetryableError);
+  });
+});

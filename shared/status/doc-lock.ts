@@ -3,6 +3,11 @@ import type { Redis } from 'ioredis';
 import { RetryableError } from '../errors.ts';
 import { defineScript } from './redis-script.ts';
 
+const EXTEND = defineScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`);
+
 const RELEASE = defineScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -10,8 +15,8 @@ return 0
 
 /**
  * Runs `fn` holding a per-document lock, so the writes of two versions (or a write and a delete)
- * of one document never interleave in the vector store. The lock expires after `ttlMs` so a
- * killed holder cannot block the document forever.
+ * of one document never interleave in the vector store. The holder renews the lock while `fn`
+ * runs; a killed holder stops renewing, so the lock frees itself within `ttlMs`.
  * @throws RetryableError STORE_UNAVAILABLE when the lock is not had within `waitMs` (the job retries).
  */
 export async function withDocLock<T>(
@@ -23,7 +28,7 @@ export async function withDocLock<T>(
 ): Promise<T> {
   const key = `${prefix}:lock:doc:${docId}`;
   const token = randomBytes(12).toString('hex');
-  const ttlMs = opts.ttlMs ?? 120_000;
+  const ttlMs = opts.ttlMs ?? 10_000;
   const deadline = Date.now() + (opts.waitMs ?? 60_000);
   let delay = 20;
   while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
@@ -31,9 +36,13 @@ export async function withDocLock<T>(
     await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
     delay = Math.min(delay * 2, 500);
   }
+  const renew = setInterval(() => {
+    EXTEND.run(redis, [key], [token, ttlMs]).catch(() => undefined);
+  }, Math.max(100, Math.floor(ttlMs / 3)));
   try {
     return await fn();
   } finally {
+    clearInterval(renew);
     await RELEASE.run(redis, [key], [token]);
   }
 }

@@ -47,13 +47,14 @@ describe.skipIf(!REDIS_AVAILABLE)('ingestion spine: watched folder â†’ queues â†
       expect(await service.ports.store.countChunks(eq('doc_id', s.docId))).toBe(s.chunkCount);
       expect(Object.keys(s.timings).sort()).toEqual(['chunk', 'embed', 'enrich', 'extract', 'sectionize', 'upsert']);
     }
-    // Searchable: a passage's own words find its document at the top of a keyword-leaning search.
+    // Searchable: a passage's own words find that passage among the top hits of a hybrid search.
     for (const s of statuses.slice(0, 5)) {
       const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact);
-      const probe = chunks[0]!.body.split(/\s+/).slice(8, 20).join(' ');
+      const target = chunks[chunks.length - 1]!;
+      const probe = target.body.split(/\s+/).slice(0, 40).join(' ');
       const [vector] = await service.ports.embedder.embed([probe]);
-      const hits = await service.ports.store.hybrid({ text: probe, vector: vector!, alpha: 0.3, limit: 5 });
-      expect(hits[0]?.chunk.doc_id).toBe(s.docId);
+      const hits = await service.ports.store.hybrid({ text: probe, vector: vector!, alpha: 0.5, limit: 3 });
+      expect(hits.map((h) => h.chunk.chunk_id)).toContain(target.chunk_id);
     }
   }, 200_000);
 

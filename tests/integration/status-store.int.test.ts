@@ -78,4 +78,14 @@ describe.skipIf(!REDIS_AVAILABLE)('status store and document lock (real Redis)',
       withDocLock(redis, 'lk2', 'd', () => withDocLock(redis, 'lk2', 'd', async () => 1, { waitMs: 100 })),
     ).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
   });
+
+  it('the holder renews the lock past its ttl; an abandoned lock frees itself', async () => {
+    const held = withDocLock(redis, 'lk3', 'd', () => new Promise((r) => setTimeout(r, 400)), { ttlMs: 150 });
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await redis.get('lk3:lock:doc:d')).not.toBeNull(); // renewed beyond 150 ms
+    await held;
+    expect(await redis.get('lk3:lock:doc:d')).toBeNull();
+    await redis.set('lk4:lock:doc:d', 'dead-holder', 'PX', 200);
+    expect(await withDocLock(redis, 'lk4', 'd', async () => 'got it', { waitMs: 2000 })).toBe('got it');
+  });
 });

@@ -6,9 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { getDocumentProxy } from 'unpdf';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { startService } from '../apps/cli/service.ts';
-import { waitForSettled } from '../apps/cli/wait.ts';
+import { waitForDrained, waitForSettled } from '../apps/cli/wait.ts';
 import { registerSource } from '../apps/watcher/register-source.ts';
-import { INGEST_QUEUES } from '../queues/ingest.queues.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
@@ -110,9 +109,8 @@ async function queued(root: string, redisUrl: string, files: readonly string[]):
     const t0 = performance.now();
     const docs = await register(service.ports, config, files);
     const done = await waitForSettled(service.ports.status, { docIds: docs.map((d) => d.docId), timeoutMs: 1_800_000, intervalMs: 25 });
+    await waitForDrained(service.ports.queues, 60_000, 10);
     const ms = performance.now() - t0;
-    const counts = await Promise.all(INGEST_QUEUES.map((q) => service.ports.queues.counts(q)));
-    if (counts.some((c) => c.active + c.waiting > 0)) throw new Error('queues not drained after settling');
     return {
       pages: done.reduce((n, s) => n + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
       chunks: done.reduce((n, s) => n + (s.chunkCount ?? 0), 0),

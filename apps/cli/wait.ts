@@ -1,3 +1,6 @@
+import type { QueueDefinition } from '../../queues/define-queue.ts';
+import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
+import type { QueueClient } from '../../queues/queue-client.ts';
 import { isSettled, type DocStatus } from '../../shared/status/doc-status.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 
@@ -22,5 +25,22 @@ export async function waitForSettled(
       throw new Error(`timed out after ${opts.timeoutMs} ms waiting for: ${open.join(', ') || `${missing} unregistered`}`);
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
+  }
+}
+
+/** Jobs not yet finished across queues: waiting, prioritized, active or delayed. */
+export async function openJobs(queues: QueueClient, defs: readonly QueueDefinition[] = INGEST_QUEUES): Promise<number> {
+  const all = await Promise.all(defs.map((q) => queues.counts(q)));
+  return all.reduce((n, c) => n + c.waiting + c.prioritized + c.active + c.delayed, 0);
+}
+
+/** Waits until no ingest job is waiting, active or delayed. @throws Error after `timeoutMs`. */
+export async function waitForDrained(queues: QueueClient, timeoutMs: number, intervalMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await openJobs(queues);
+    if (open === 0) return;
+    if (Date.now() > deadline) throw new Error(`queues not drained after ${timeoutMs} ms: ${open} jobs open`);
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import type { WatchEvent } from '../../apps/watcher/local-watcher.ts';
-import { waitForSettled } from '../../apps/cli/wait.ts';
+import { waitForDrained, waitForSettled } from '../../apps/cli/wait.ts';
 import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
@@ -49,7 +49,7 @@ export async function settle(service: Service, opts: { docIds?: string[]; count?
     }
   }
   const statuses = await waitForSettled(service.ports.status, { docIds: opts.docIds, timeoutMs, intervalMs: 100 });
-  await drained(service, Math.max(1000, deadline - Date.now()));
+  await waitForDrained(service.ports.queues, Math.max(1000, deadline - Date.now()));
   return statuses;
 }
 
@@ -59,12 +59,4 @@ export async function queueTotals(service: Service): Promise<{ open: number; com
     (acc, c) => ({ open: acc.open + c.waiting + c.active + c.delayed + c.prioritized, completed: acc.completed + c.completed, failed: acc.failed + c.failed }),
     { open: 0, completed: 0, failed: 0 },
   );
-}
-
-export async function drained(service: Service, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await queueTotals(service)).open > 0) {
-    if (Date.now() > deadline) throw new Error(`queues not drained: ${JSON.stringify(await queueTotals(service))}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

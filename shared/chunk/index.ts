@@ -1,0 +1,5 @@
+/** Chunking: sections → sized, overlapping, content-addressed chunks. */
+export { chunkSections, draftChunks, embeddingTextOf, finaliseChunks, type ChunkDocument, type ChunkDraft } from './chunker.ts';
+export { ChunkPolicy, ChunkPolicyTable, DEFAULT_CHUNK_POLICIES, resolvePolicy } from './policy.ts';
+export { splitSentenceSpans, splitSentences, type Span } from './sentences.ts';
+export { createCharEstimateCounter, createCl100kCounter, type TokenCounter } from './tokenizer.ts';

@@ -1,0 +1,31 @@
+import type { Chunk } from '../../shared/domain/chunk.ts';
+import type { Section } from '../../shared/domain/section.ts';
+import { chunkSections } from '../../shared/chunk/chunker.ts';
+import { resolvePolicy, type ChunkPolicyTable } from '../../shared/chunk/policy.ts';
+import { createCl100kCounter, type TokenCounter } from '../../shared/chunk/tokenizer.ts';
+
+/** Input of the chunk stage: the document's identity, its type (selects the policy) and its sections. */
+export interface ChunkStageInput {
+  docId: string;
+  version: string;
+  /** The document's doc_type (meta.doc_type, or 'unknown'); picks the row of the policy table. */
+  docType: string;
+  sections: Section[];
+}
+
+/**
+ * The chunk stage: sections → chunks, pure and deterministic (no clock, no randomness), so a
+ * replay from the same sections yields byte-identical chunks and ids.
+ *
+ * Sections that fit in the policy's maxTokens become one chunk; bigger ones are packed from
+ * sentences and whole lists/tables towards targetTokens with sentence overlap; sections under
+ * minTokens are merged with adjacent siblings of the same parent. See shared/chunk/.
+ *
+ * @param policies - per doc_type chunk sizes; `DEFAULT_CHUNK_POLICIES` unless configured.
+ * @param tokenizer - token counter. @defaultValue cl100k_base (`createCl100kCounter()`)
+ * @throws PermanentError INVALID_CONFIG when the policy table has no valid entry for the doc type.
+ */
+export function chunkStage(input: ChunkStageInput, policies: ChunkPolicyTable, tokenizer: TokenCounter = createCl100kCounter()): Chunk[] {
+  const policy = resolvePolicy(policies, input.docType);
+  return chunkSections({ docId: input.docId, version: input.version }, input.sections, policy, tokenizer);
+}

@@ -1,0 +1,48 @@
+import type { Chunk, EnrichedChunk } from '../../shared/domain/chunk.ts';
+import type { DocumentRecord, SourceRecord } from '../../shared/domain/document.ts';
+import { buildDocumentRecord } from '../../shared/enrich/document.ts';
+import { extractEntities, mergeEntities } from '../../shared/enrich/entities.ts';
+
+/** Input of the enrich stage: the registration record, what extraction learnt, and the chunks. */
+export interface EnrichStageInput {
+  source: SourceRecord;
+  extracted: {
+    pageCount: number;
+    info: { title: string | null; creationDate: string | null };
+    /** Text of the first few pages: title, 시행 header, "Effective date" lines. */
+    firstPagesText: string;
+  };
+  chunks: Chunk[];
+}
+
+/** Output of the enrich stage: the Document record and the chunks with entities and validity. */
+export interface EnrichStageOutput {
+  document: DocumentRecord;
+  chunks: EnrichedChunk[];
+}
+
+/**
+ * The enrich stage, pure and deterministic: entities per chunk (from its embedding text, so the
+ * breadcrumb's "제2조(정의)" counts), document entities (union, most widespread first, capped at
+ * 200), and the Document record (meta first, then the text, never the clock — see
+ * `buildDocumentRecord`). Chunks inherit valid_from / valid_to from the document: per-chunk
+ * validity (an article amended later than the rest) is not tracked yet.
+ */
+export function enrichStage(input: EnrichStageInput): EnrichStageOutput {
+  const perChunk = input.chunks.map((c) => extractEntities(c.embedding_text));
+  const document = buildDocumentRecord({
+    source: input.source,
+    pageCount: input.extracted.pageCount,
+    pdfTitle: input.extracted.info.title,
+    firstPagesText: input.extracted.firstPagesText,
+    bodyText: input.chunks.map((c) => c.body).join('\n\n'),
+    entities: mergeEntities(perChunk),
+  });
+  const chunks = input.chunks.map((c, i) => ({
+    ...c,
+    entities: perChunk[i] ?? [],
+    valid_from: document.valid_from,
+    valid_to: document.valid_to,
+  }));
+  return { document, chunks };
+}

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/lancedb/keyword-text.ts';
-import { createLanceDbStore, type LanceDbStoreOptions } from '../../shared/store/lancedb/lancedb-store.ts';
+import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { CHUNKS_TABLE, FTS_INDEX } from '../../shared/store/lancedb/schema.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
@@ -41,23 +41,24 @@ function manyChunks(n: number, tag: string) {
 }
 
 describe('lancedb adapter specifics', () => {
-  it('searches rows the full-text index has not absorbed yet, and folds them in past the threshold', async () => {
+  it('every written row is in the full-text index when the upsert returns, so fresh rows are never cut off', async () => {
     const dir = tempDir();
-    const errors: unknown[] = [];
-    const options: LanceDbStoreOptions = { dir, ftsReindexThreshold: 10, onBackgroundError: (e) => errors.push(e) };
-    const store = await createLanceDbStore(options);
+    const store = await createLanceDbStore({ dir, candidateFloor: 5 });
     await store.ensureSchema({ dimension: DIM });
-    await store.upsertChunks(manyChunks(4, 'early'));
-    expect(await unindexedRows(dir)).toBe(4);
-    const fresh = await store.hybrid({ text: 'early', vector: [1, 0, 0, 0], alpha: 0, limit: 10 });
-    expect(fresh).toHaveLength(4);
-    await store.upsertChunks(manyChunks(8, 'late'));
-    // Found at once, whether or not the background optimize has run yet.
-    const hits = await store.hybrid({ text: '출산장려금', vector: [1, 0, 0, 0], alpha: 0, limit: 50 });
-    expect(hits).toHaveLength(12);
-    await store.close(); // waits for the background optimize
+    await store.upsertChunks(manyChunks(120, 'early'));
     expect(await unindexedRows(dir)).toBe(0);
-    expect(errors).toEqual([]);
+    // Older indexed rows match the query too; the fresh, best-matching row must still come first
+    // (LanceDB applies a keyword limit to indexed rows before merging unindexed ones).
+    const fresh = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'late', body: 'late passage 출산 장려금 late late', vector: [1, 0, 0, 1] });
+    await store.upsertChunks([fresh]);
+    expect(await unindexedRows(dir)).toBe(0);
+    const hits = await store.hybrid({ text: 'late passage 출산장려금', vector: [1, 0, 0, 0], alpha: 0, limit: 3 });
+    expect(hits[0]?.chunk.chunk_id).toBe(fresh.chunk_id);
+    // Concurrent writers share refreshes and each still sees its rows indexed.
+    await Promise.all([store.upsertChunks(manyChunks(7, 'p')), store.upsertChunks(manyChunks(9, 'q')), store.upsertChunks(manyChunks(3, 'r'))]);
+    expect(await unindexedRows(dir)).toBe(0);
+    expect(await store.hybrid({ text: 'q passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(9 + 7 + 3 + 120 + 1);
+    await store.close();
   });
 
   it('filters are pre-filters on both sides (a selective filter still fills the limit)', async () => {
@@ -78,12 +79,12 @@ describe('lancedb adapter specifics', () => {
     await store.close();
   });
 
-  it('optimize() folds fresh rows into the index on demand', async () => {
+  it('optimize() can run at any time and keeps every row searchable', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
     await store.ensureSchema({ dimension: DIM });
     await store.upsertChunks(manyChunks(5, 'x'));
-    expect(await unindexedRows(dir)).toBe(5);
+    await store.optimize();
     await store.optimize();
     expect(await unindexedRows(dir)).toBe(0);
     expect(await store.hybrid({ text: 'x passage', vector: [1, 0, 0, 0], alpha: 0, limit: 10 })).toHaveLength(5);

@@ -25,7 +25,11 @@ export interface Ports {
 
 /** A Redis client as BullMQ wants it: commands wait through reconnects instead of failing. */
 export function createRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+  const client = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+  // ioredis reconnects by itself and every command waiting on it fails or resumes on its own;
+  // the listener only keeps connection errors from being reported as unhandled events.
+  client.on('error', () => undefined);
+  return client;
 }
 
 export async function createPorts(config: Config): Promise<Ports & { close(): Promise<void> }> {

@@ -16,7 +16,7 @@ import { formatHit, hybridSearch } from './search.ts';
 export const DEMO_QUERIES = [
   { text: 'How many weeks of paid parental leave do employees get?', alpha: 0.5 },
   { text: '출산 장려금 신청 방법', alpha: 0.5 },
-  { text: '근로계약 해지 시 통보 기간', alpha: 0.5 },
+  { text: 'How long are payroll records kept?', alpha: 0.3 },
 ];
 
 /** Deletes every key under `<prefix>:` so the demo starts from nothing each time. */

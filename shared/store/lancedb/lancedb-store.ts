@@ -43,25 +43,6 @@ export interface LanceDbStoreOptions {
    */
   candidateFloor?: number;
   /**
-   * Unindexed rows that trigger a background `optimize()` (full-text index update + compaction),
-   * at least. Rows not yet in the index are still found, by a flat scan that costs ~0.15 ms per
-   * row per keyword query, while `optimize()` costs ~0.1 ms per row of the WHOLE table (it
-   * rewrites the index), so the trigger grows with the table (see `ftsReindexRatio`).
-   * @defaultValue 1000
-   */
-  ftsReindexThreshold?: number;
-  /**
-   * The trigger is `max(ftsReindexThreshold, ftsReindexRatio × indexed rows)`: this keeps the
-   * amortised index cost per written row constant as the table grows.
-   * @defaultValue 0.02
-   */
-  ftsReindexRatio?: number;
-  /**
-   * Called with errors of background index maintenance (the next write tries again).
-   * @defaultValue ignore
-   */
-  onBackgroundError?: (err: unknown) => void;
-  /**
    * Old table versions younger than this survive `optimize()` (readers in other processes may
    * still be on them).
    * @defaultValue 3600000 (one hour)
@@ -99,9 +80,6 @@ export interface LanceDbStore extends VectorStore {
  */
 export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<LanceDbStore> {
   const candidateFloor = options.candidateFloor ?? 100;
-  const reindexThreshold = options.ftsReindexThreshold ?? 1000;
-  const reindexRatio = options.ftsReindexRatio ?? 0.02;
-  const onBackgroundError = options.onBackgroundError ?? (() => undefined);
   const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
   const writeBatchSize = options.writeBatchSize ?? 2000;
   let db: lancedb.Connection;
@@ -113,7 +91,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const tables = new Map<string, lancedb.Table>();
   const lock = createMutex();
   let closed = false;
-  let maintenance: Promise<void> | null = null;
+  let refreshRunning: Promise<void> | null = null;
+  let refreshNext: Promise<void> | null = null;
 
   /** The table if it exists; handles are cached, absence is not (another process may create it). */
   async function openTable(name: string): Promise<lancedb.Table | null> {
@@ -153,28 +132,35 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - pruneOlderThanMs) });
   }
 
-  /** Runs `optimize()` when enough rows have been written past the full-text index. */
-  async function maintainFtsIndex(table: lancedb.Table): Promise<void> {
+  /** Builds the full-text index on first use, else folds every unindexed row into it. */
+  async function refreshFtsIndex(table: lancedb.Table): Promise<void> {
     const stats = await table.indexStats(FTS_INDEX);
-    if (!stats) {
-      await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
-      return;
-    }
-    if (stats.numUnindexedRows >= Math.max(reindexThreshold, reindexRatio * stats.numIndexedRows)) await optimizeNow(table);
+    if (!stats) await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+    else if (stats.numUnindexedRows > 0) await optimizeNow(table);
   }
 
   /**
-   * Index upkeep after a write, off the writer's path: `optimize()` takes seconds on a large
-   * table, and fresh rows are searchable without it. Single-flight: while one runs, later
-   * writes do not queue another; the next write after it re-checks.
+   * Resolves once a refresh that STARTED after this call has finished, so the caller's writes are
+   * in the full-text index (Elasticsearch's `refresh=wait_for`). Rows outside the index are not
+   * reliably found: LanceDB's keyword search applies its limit to the indexed rows before the
+   * unindexed ones are merged, so a fresh row can be cut off by older, indexed ones. Refreshes
+   * coalesce: however many writers wait, at most one runs and one more is queued, and the cost
+   * (proportional to the table) is shared by every write made before it began.
    */
-  function scheduleMaintenance(table: lancedb.Table): void {
-    if (maintenance || closed) return;
-    maintenance = lock(() => withConflictRetry('index maintenance', () => maintainFtsIndex(table)))
-      .catch((err: unknown) => onBackgroundError(err))
-      .finally(() => {
-        maintenance = null;
+  function refreshAfterWrite(table: lancedb.Table): Promise<void> {
+    if (!refreshRunning) {
+      refreshRunning = lock(() => withConflictRetry('index refresh', () => refreshFtsIndex(table))).finally(() => {
+        refreshRunning = null;
       });
+      return refreshRunning;
+    }
+    refreshNext ??= refreshRunning
+      .catch(() => undefined)
+      .then(() => {
+        refreshNext = null;
+        return refreshAfterWrite(table);
+      });
+    return refreshNext;
   }
 
   /** Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD. */
@@ -269,7 +255,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
           );
         }
       });
-      scheduleMaintenance(table);
+      await guarded('refresh index', () => refreshAfterWrite(table));
     },
 
     async deleteByDoc(docId, opts = {}) {
@@ -380,8 +366,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
 
     async close() {
       if (closed) return;
-      // Let queued writes and index upkeep finish before the handles go away.
-      await maintenance;
+      // Let queued writes and index refreshes finish before the handles go away.
+      await Promise.allSettled([refreshRunning, refreshNext]);
       await lock(async () => undefined);
       closed = true;
       for (const table of tables.values()) table.close();

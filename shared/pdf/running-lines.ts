@@ -1,0 +1,176 @@
+import type { Page } from '../domain/extracted.ts';
+
+/** When a repeated line counts as a running header, footer or margin note. */
+export interface RunningLineOptions {
+  /** Documents with fewer text pages are left alone. @defaultValue 3 */
+  minPages: number;
+  /** Share of text pages on which a line repeats to count as running anywhere. @defaultValue 0.5 */
+  minShare: number;
+  /** Occurrences needed in one run of nearby pages, for lines with a changing page number. @defaultValue 3 */
+  minRun: number;
+  /** Share of text pages a run without a changing number must span (alternate-page stamps). @defaultValue 0.25 */
+  minRunShare: number;
+  /** Largest page step inside a run: left/right-page heads alternate, chapter openings skip a pair. @defaultValue 4 */
+  maxStep: number;
+  /** Lines examined at the top and at the bottom of each page. @defaultValue 4 */
+  bandLines: number;
+  /** Share of the page width at either side that counts as margin (rotated margin notes). @defaultValue 0.06 */
+  sideBand: number;
+  /** Most texts reported in `strippedLines`. @defaultValue 50 */
+  maxReported: number;
+}
+
+const DEFAULTS: RunningLineOptions = { minPages: 3, minShare: 0.5, minRun: 3, minRunShare: 0.25, maxStep: 4, bandLines: 4, sideBand: 0.06, maxReported: 50 };
+
+// A number standing on its own ("[Page 12]", "- 3 -", "xvi"), not one inside a word ("제12조").
+const LONE_NUMBER = /(?<![\p{L}\p{N}])(?:\d+|[ivxlc]+)(?![\p{L}\p{N}])/giu;
+
+/**
+ * The comparison key of a candidate line: lone page numbers (arabic or roman) become `#`, and
+ * one at either end is dropped so "18 FREE CULTURE" and "FREE CULTURE 19" share a key.
+ */
+export function runningLineKey(text: string): string {
+  const folded = text.toLowerCase().replace(LONE_NUMBER, '#').replace(/\s+/g, ' ').trim();
+  const trimmed = folded.replace(/^#\s+/, '').replace(/\s+#$/, '');
+  return trimmed || folded;
+}
+
+/** The lone numbers of a line, joined: a page number changes from page to page. */
+function numbersOf(text: string): string {
+  return (text.match(LONE_NUMBER) ?? []).join(' ').toLowerCase();
+}
+
+interface Occurrence {
+  page: number;
+  line: number;
+  y: number;
+  fontSize: number;
+  numbers: string;
+}
+
+/** Most frequent baseline of a key's occurrences (2 pt bins). */
+function modalY(occ: readonly Occurrence[]): number {
+  const bins = new Map<number, number>();
+  let best = 0;
+  let count = -1;
+  for (const o of occ) {
+    const bin = Math.round(o.y / 2);
+    const n = (bins.get(bin) ?? 0) + 1;
+    bins.set(bin, n);
+    if (n > count) [best, count] = [bin, n];
+  }
+  return best * 2;
+}
+
+/**
+ * Occurrences in runs of nearby pages (steps of at most `maxStep`, so left/right-page heads
+ * count) that look like running lines: at least `minRun` long with a changing number (a book's
+ * per-chapter head "“PIRACY” 19", "“PIRACY” 21"), or, without one, at least `longRun` long.
+ * A short run with a fixed text is as likely body (a code line opening a few pages).
+ */
+function inRuns(occ: readonly Occurrence[], opts: RunningLineOptions, longRun: number): Occurrence[] {
+  const sorted = [...occ].sort((a, b) => a.page - b.page);
+  const out: Occurrence[] = [];
+  let run: Occurrence[] = [];
+  const flush = (): void => {
+    const ticking = new Set(run.map((o) => o.numbers)).size > 1;
+    if (run.length >= (ticking ? opts.minRun : longRun)) out.push(...run);
+    run = [];
+  };
+  for (const o of sorted) {
+    const last = run[run.length - 1];
+    if (last && o.page - last.page > opts.maxStep) flush();
+    run.push(o);
+  }
+  flush();
+  return out;
+}
+
+/** Indexes of the top-most and bottom-most lines of a page. */
+function outermost(page: Page): Set<number> {
+  const order = page.lines.map((_, i) => i).sort((a, b) => (page.lines[b]?.y ?? 0) - (page.lines[a]?.y ?? 0));
+  return new Set([order[0] ?? -1, order[order.length - 1] ?? -1]);
+}
+
+/** Indexes of the lines of a page that sit where running lines live: top, bottom, side margins. */
+function bandOf(page: Page, opts: RunningLineOptions): number[] {
+  const order = page.lines.map((_, i) => i).sort((a, b) => (page.lines[b]?.y ?? 0) - (page.lines[a]?.y ?? 0));
+  const band = new Set([...order.slice(0, opts.bandLines), ...order.slice(-opts.bandLines)]);
+  if (page.width > 0) {
+    page.lines.forEach((l, i) => {
+      if (l.x < opts.sideBand * page.width || l.x > (1 - opts.sideBand) * page.width) band.add(i);
+    });
+  }
+  return [...band];
+}
+
+/**
+ * Removes running headers, footers and margin notes: lines near the top, bottom or side of a
+ * page whose key (page numbers folded) repeats at the same height on a run of nearby pages.
+ * Runs rather than a global share catch per-chapter heads in books; matching height keeps a
+ * title that reads like the running header (the Korean statute's "근로기준법") in place.
+ */
+export function stripRunningLines(
+  pages: readonly Page[],
+  options: Partial<RunningLineOptions> = {},
+): { pages: Page[]; stripped: string[] } {
+  const opts = { ...DEFAULTS, ...options };
+  const unchanged = { pages: pages.map((p) => ({ ...p })), stripped: [] };
+  const textPages = pages.filter((p) => p.lines.length > 0).length;
+  if (textPages < opts.minPages) return unchanged;
+  const widespread = Math.max(opts.minPages, Math.ceil(opts.minShare * textPages));
+  const longRun = Math.max(opts.minRun, Math.ceil(opts.minRunShare * textPages));
+
+  const byKey = new Map<string, Occurrence[]>();
+  const firstText = new Map<string, string>();
+  const outer = pages.map(outermost);
+  pages.forEach((page, pageIndex) => {
+    // A page's only line is its content, whatever it repeats.
+    if (page.lines.length < 2) return;
+    const seen = new Set<string>();
+    for (const i of bandOf(page, opts)) {
+      const line = page.lines[i];
+      if (!line) continue;
+      const key = runningLineKey(line.text);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      const list = byKey.get(key) ?? [];
+      list.push({ page: pageIndex, line: i, y: line.y, fontSize: line.fontSize, numbers: numbersOf(line.text) });
+      byKey.set(key, list);
+      if (!firstText.has(key)) firstText.set(key, line.text);
+    }
+  });
+
+  const drop = new Map<number, Set<number>>();
+  const stripped: string[] = [];
+  for (const [key, occ] of byKey) {
+    if (occ.length < opts.minRun) continue;
+    const y = modalY(occ);
+    const aligned = occ.filter((o) => Math.abs(o.y - y) <= Math.max(3, o.fontSize));
+    const hits = aligned.length >= widespread ? aligned : inRuns(aligned, opts, longRun);
+    if (hits.length === 0) continue;
+    // A known running line off its usual height still goes when it is a page's outermost line
+    // (the first page of an RFC ends earlier, and so does its footer).
+    for (const o of occ) {
+      if (!hits.includes(o) && outer[o.page]?.has(o.line)) hits.push(o);
+    }
+    for (const o of hits) {
+      const set = drop.get(o.page) ?? new Set<number>();
+      set.add(o.line);
+      drop.set(o.page, set);
+    }
+    if (stripped.length < opts.maxReported) stripped.push(firstText.get(key) ?? key);
+  }
+
+  const total = pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
+  let removed = 0;
+  for (const [pageIndex, set] of drop) for (const i of set) removed += pages[pageIndex]?.lines[i]?.text.length ?? 0;
+  // Repetition that covers most of the text is the content itself (a label sheet, a form).
+  if (removed * 2 > total) return unchanged;
+
+  const out = pages.map((page, pageIndex) => {
+    const gone = drop.get(pageIndex);
+    return gone ? { ...page, lines: page.lines.filter((_, i) => !gone.has(i)) } : { ...page };
+  });
+  return { pages: out, stripped };
+}

@@ -1,0 +1,49 @@
+import type { ErrorCode } from '../errors.ts';
+import { PermanentError, RetryableError, isQuarryError } from '../errors.ts';
+import type { ExtractedDocument } from '../domain/extracted.ts';
+import type { ExtractLimits } from './limits.ts';
+
+/** What the isolated extraction worker receives (bytes arrive by transfer). */
+export interface WorkerRequest {
+  bytes: Uint8Array;
+  password?: string;
+  limits: ExtractLimits;
+}
+
+/** A Quarry error flattened for postMessage (class identity does not survive structured clone). */
+export interface SerialisedError {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+/** What the worker answers: exactly one message. */
+export type WorkerReply = { ok: true; doc: ExtractedDocument } | { ok: false; error: SerialisedError };
+
+/** Flattens any thrown value; anything that is not a Quarry error becomes INTERNAL. */
+export function serialiseError(err: unknown): SerialisedError {
+  if (isQuarryError(err)) return { code: err.code, message: err.message, retryable: err.retryable };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'INTERNAL', message: `extraction failed unexpectedly: ${message}`, retryable: false };
+}
+
+// The codes the extraction can raise; anything else from across the thread is reported as INTERNAL.
+const KNOWN_CODES: readonly ErrorCode[] = [
+  'PASSWORD_REQUIRED',
+  'NO_TEXT_LAYER',
+  'CORRUPT_PDF',
+  'TOO_LARGE',
+  'UNSUPPORTED_FEATURE',
+  'EXTRACT_TIMEOUT',
+  'INTERNAL',
+];
+
+function asCode(code: string): ErrorCode {
+  return KNOWN_CODES.find((c) => c === code) ?? 'INTERNAL';
+}
+
+/** Rebuilds the Quarry error a worker reported, with the same code, message and kind. */
+export function deserialiseError(error: SerialisedError): PermanentError | RetryableError {
+  const code = asCode(error.code);
+  return error.retryable ? new RetryableError(code, error.message) : new PermanentError(code, error.message);
+}

@@ -1,0 +1,68 @@
+import type { FlatLine } from './flat-lines.ts';
+
+// A line that starts an item of its own: ① 항, "1." 호, "가." 목, bullets, and statute notes
+// such as "[본조신설 2012. 2. 1.]".
+const ITEM_START =
+  /^(?:[\u2460-\u2473\u3251-\u325F]|\d{1,3}[.)](?:\s|$)|\(\d{1,3}\)|[가-하][.)]\s|\([가-하]\)|[a-z][.)]\s|\([a-z]\)|[•·∙◦▪■□●○◆◇*–—-]\s|\[[^\]]{2,40}\]$|<[^>]{2,40}>$)/u;
+// A statute article printed again (a version with another effective date) starts a paragraph.
+const KO_ARTICLE_START = /^제\s?\d+\s?조(?:의\s?\d+)?\s?\(/u;
+const SENTENCE_END = /[.!?。”"')\]>]$|다\.?$/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+// Korean statutes wrap anywhere, even inside a word ("체 | 결된"). A word of two or more
+// syllables ending in a particle or verb ending ends a word ("자를 | 말한다"), unless the next
+// line starts with a particle that never starts a word ("근로조건을 | 를" cannot happen, but
+// "근로조건 | 을" can). Anything else is glued: mid-word breaks are the more common case.
+const KO_WORD_END = /[은는이가을를에의와과고며면나서도만로게여써및한된할인적라른운던될]$/u;
+const KO_CONTINUATION = /^[을를는]/u;
+// Words that always start a new word: conjunctions, determiners, article references.
+const KO_WORD_START = /^(?:또는|및|다만|그\s|이\s|각\s|제\d)/u;
+
+/** How two consecutive lines of one paragraph are glued: "" or " ". */
+export function wrapJoiner(prev: string, next: string): string {
+  const last = prev.slice(-1);
+  const first = next.slice(0, 1);
+  if (CJK.test(last) && CJK.test(first)) return '';
+  if (HANGUL.test(last) && HANGUL.test(first)) {
+    const lastWord = prev.slice(prev.lastIndexOf(' ') + 1);
+    if (KO_WORD_START.test(next)) return ' ';
+    return lastWord.length >= 2 && KO_WORD_END.test(lastWord) && !KO_CONTINUATION.test(next) ? ' ' : '';
+  }
+  return ' ';
+}
+
+/** What separates two consecutive body lines: a paragraph break, a line break, or a wrap. */
+export function separator(prev: FlatLine, next: FlatLine, medianLength: number): string {
+  const ends = SENTENCE_END.test(prev.text);
+  if (ITEM_START.test(next.text)) return '\n';
+  // Code and data definitions (RFC structs) keep their lines.
+  if (/(?:[{};]|\*\/)$/u.test(prev.text) || next.text.startsWith('}')) return '\n';
+  if (ends && KO_ARTICLE_START.test(next.text)) return '\n\n';
+  if (next.page !== prev.page || !Number.isFinite(next.gapBefore)) {
+    // A page break or a jump to the next column: only a finished sentence ends the paragraph;
+    // a colon introduces what follows (a list, a definition).
+    if (ends) return '\n\n';
+    return /[:：]$/u.test(prev.text) ? '\n' : wrapJoiner(prev.text, next.text);
+  }
+  if (next.gapBefore > 1.45) return '\n\n';
+  const em = Math.max(prev.fontSize, 1);
+  if (ends && next.x > prev.x + 0.8 * em) return '\n\n'; // first-line indent
+  if (ends && prev.text.length < 0.6 * medianLength) return '\n';
+  return wrapJoiner(prev.text, next.text);
+}
+
+/**
+ * Joins body lines into text: wrapped lines glued, paragraph breaks kept as blank lines.
+ * `first` is body printed on the heading line itself (`headingLine`), which the next line may
+ * simply continue.
+ */
+export function joinBody(first: string, lines: readonly FlatLine[], medianLength: number, headingLine?: FlatLine): string {
+  let text = first;
+  let prev: FlatLine | undefined = first && headingLine ? { ...headingLine, text: first } : undefined;
+  for (const line of lines) {
+    if (text === '') text = line.text;
+    else text += (prev ? separator(prev, line, medianLength) : '\n') + line.text;
+    prev = line;
+  }
+  return text.replace(/[ \t]+\n/g, '\n').trim();
+}

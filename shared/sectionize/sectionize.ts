@@ -1,0 +1,87 @@
+import type { ExtractedDocument } from '../domain/extracted.ts';
+import type { Section } from '../domain/section.ts';
+import { buildSections, visibleChars } from './build-sections.ts';
+import { densitySections } from './density-sections.ts';
+import { flattenLines, lineStats } from './flat-lines.ts';
+import type { Heading } from './heading.ts';
+import { matchHeading, type HeadingMatch } from './heading-patterns.ts';
+import { outlineHeadings } from './outline-headings.ts';
+import { patternHeadings } from './pattern-headings.ts';
+import { findTocLines } from './toc.ts';
+import { tocTitleHeadings } from './toc-headings.ts';
+import { typographyHeadings } from './typography-headings.ts';
+
+/** Knobs of the sectionizer. */
+export interface SectionizeOptions {
+  /** Use the PDF outline as the structure when it covers the document better than numbering does. @defaultValue true */
+  useOutline: boolean;
+  /** Density fallback: a part ends at the first paragraph break after this many characters. @defaultValue 2000 */
+  densityTargetChars: number;
+  /** Density fallback: hard-ish upper size of a part. @defaultValue 3000 */
+  densityMaxChars: number;
+  /** Text before the first heading shorter than this (non-space characters) is dropped. @defaultValue 30 */
+  minPreambleChars: number;
+  /** A document this short may rest on a single heading; longer ones need two. @defaultValue 3000 */
+  singleHeadingMaxChars: number;
+}
+
+/** Defaults of {@link SectionizeOptions}. */
+export const DEFAULT_SECTIONIZE_OPTIONS: SectionizeOptions = {
+  useOutline: true,
+  densityTargetChars: 2000,
+  densityMaxChars: 3000,
+  minPreambleChars: 30,
+  singleHeadingMaxChars: 3000,
+};
+
+/** Share of matched bookmarks that numbering already found, above which the outline adds nothing. */
+const OUTLINE_REDUNDANT = 0.6;
+
+/**
+ * Splits an extracted document into sections. Structure comes from, in order of preference:
+ * the outline (when it covers the document and numbering does not already explain it),
+ * numbering patterns (Korean statute markers, decimal, appendix letters, roman), typography,
+ * and finally a size-based split. Tables of contents are dropped first so they never become
+ * empty duplicate sections. Linear in the number of lines (the chain search looks back a
+ * bounded window).
+ */
+export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOptions> = {}): Section[] {
+  const opts = { ...DEFAULT_SECTIONIZE_OPTIONS, ...options };
+  const lines = flattenLines(doc);
+  if (lines.length === 0) return [];
+  const stats = lineStats(lines);
+
+  const matches = new Map<number, HeadingMatch>();
+  lines.forEach((line, i) => {
+    const m = matchHeading(line.text);
+    if (m) matches.set(i, m);
+  });
+  const dropped = findTocLines(lines, matches);
+  for (const i of dropped) matches.delete(i);
+
+  const totalChars = lines.reduce((n, l) => n + visibleChars(l.text), 0);
+  const enough = (hs: readonly Heading[]): boolean => hs.length >= 2 || (hs.length === 1 && totalChars <= opts.singleHeadingMaxChars);
+
+  const patterns = patternHeadings(lines, matches, stats);
+  let headings: Heading[] = [];
+  if (opts.useOutline && doc.outline.length >= 2) {
+    const fromOutline = outlineHeadings(doc.outline, lines, dropped);
+    const patternLines = new Set(patterns.map((h) => h.line));
+    const explained = fromOutline.headings.filter((h) => h.span > 0 && patternLines.has(h.line)).length;
+    const covers = fromOutline.matched >= 2 && fromOutline.matched >= 0.5 * doc.outline.length;
+    if (covers && explained < OUTLINE_REDUNDANT * fromOutline.matched) headings = fromOutline.headings;
+  }
+  if (headings.length === 0 && enough(patterns)) {
+    headings = [...patterns, ...tocTitleHeadings(lines, dropped, new Set(patterns.map((h) => h.line)))];
+  }
+  if (headings.length === 0) {
+    const typographic = typographyHeadings(lines, dropped, stats);
+    if (enough(typographic)) headings = typographic;
+  }
+  if (headings.length === 0) {
+    return densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
+  }
+  const sections = buildSections(lines, dropped, headings, stats, { minPreambleChars: opts.minPreambleChars });
+  // Every heading may have turned out empty (headings without text): split by size instead.
+  return sections.length > 0 ? sections : densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
+}

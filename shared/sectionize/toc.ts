@@ -1,0 +1,89 @@
+import type { FlatLine } from './flat-lines.ts';
+import { hasLeaders, type HeadingMatch } from './heading-patterns.ts';
+
+/** When a run of lines is a table of contents. */
+export interface TocOptions {
+  /** Entries with dot leaders that make a run a TOC on their own. @defaultValue 3 */
+  minLeaderEntries: number;
+  /** Heading-only lines in a row (no body between) that make a TOC. @defaultValue 6 */
+  minBareEntries: number;
+}
+
+const DEFAULTS: TocOptions = { minLeaderEntries: 3, minBareEntries: 6 };
+const TOC_TITLE = /^(?:table of contents|contents|목\s?차|차\s?례|list of (?:figures|tables))$/iu;
+
+/**
+ * Finds tables of contents: runs of heading-shaped lines with no body between them (the Korean
+ * statute lists every 제N조 on its first pages) or of dot-leader entries. One stray line inside
+ * a run (a wrapped entry) does not break it. Returns the indexes of the lines to drop, with the
+ * "Contents" title right above a run.
+ */
+export function findTocLines(
+  lines: readonly FlatLine[],
+  matches: ReadonlyMap<number, HeadingMatch>,
+  options: Partial<TocOptions> = {},
+): Set<number> {
+  const opts = { ...DEFAULTS, ...options };
+  const entry = (i: number): 'leader' | 'bare' | null => {
+    const line = lines[i];
+    if (!line) return null;
+    if (hasLeaders(line.text)) return 'leader';
+    const m = matches.get(i);
+    return m && m.rest === '' ? 'bare' : null;
+  };
+  // A TOC lists headings in order; a number going back (…제116조, then 제1장 again) is where
+  // the document itself starts, so that heading is not swallowed by the run. The same number
+  // twice is no restart: statutes list an article again for a version with a later date.
+  const restarts = (i: number, last: Map<string, number[]>): boolean => {
+    const m = matches.get(i);
+    if (!m || m.seq.length === 0) return false;
+    const prev = last.get(m.kind);
+    last.set(m.kind, m.seq);
+    if (!prev) return false;
+    for (let k = 0; k < Math.max(prev.length, m.seq.length); k++) {
+      const a = prev[k] ?? 0;
+      const b = m.seq[k] ?? 0;
+      if (a !== b) return b < a;
+    }
+    return false;
+  };
+  const drop = new Set<number>();
+  let i = 0;
+  while (i < lines.length) {
+    if (!entry(i)) {
+      i++;
+      continue;
+    }
+    let end = i;
+    let lastLeader = -1;
+    let leaders = 0;
+    let bare = 0;
+    const last = new Map<string, number[]>();
+    let j = i;
+    while (j < lines.length) {
+      const kind = entry(j);
+      if (kind && j > i && restarts(j, last)) break;
+      if (kind) {
+        if (j === i) restarts(j, last);
+        if (kind === 'leader') {
+          leaders++;
+          lastLeader = j;
+        } else bare++;
+        end = j;
+        j++;
+      } else if (entry(j + 1)) {
+        j++; // a stray line inside the run
+      } else {
+        break;
+      }
+    }
+    // A dot-leader TOC ends at its last leader line: a heading right after it is the text's own.
+    if (leaders >= opts.minLeaderEntries) end = lastLeader;
+    if (leaders >= opts.minLeaderEntries || bare + leaders >= opts.minBareEntries) {
+      for (let k = i; k <= end; k++) drop.add(k);
+      for (let k = Math.max(0, i - 2); k < i; k++) if (TOC_TITLE.test(lines[k]?.text ?? '')) drop.add(k);
+    }
+    i = Math.max(end, j - 1) + 1;
+  }
+  return drop;
+}

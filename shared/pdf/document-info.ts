@@ -4,7 +4,7 @@ import { normaliseText } from './text-normalise.ts';
 
 const OFFICE_PREFIX = /^microsoft\s+(?:office\s+)?(?:word|powerpoint|excel)\s*-\s*/i;
 const FILE_EXTENSION = /\.(?:pdf|docx?|rtf|odt|pptx?|xlsx?|txt|tex|dvi|ps|eps|html?|indd|qxd|pages|wpd)$/i;
-const JUNK = /^(?:untitled(?: document)?|no title|title|document\s*\d*|unknown|new document|slide \d+|\d+|[\W_]+)$/i;
+const JUNK = /^(?:untitled(?: document)?|no title|title|document\s*\d*|unknown|new document|slide \d+|\d+|[\p{P}\p{S}\s_]+)$/iu;
 
 /**
  * The PDF Title entry when it is meaningful: "Microsoft Word - " prefixes and file extensions

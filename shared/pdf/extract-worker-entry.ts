@@ -1,10 +1,10 @@
 /**
- * Entry of the isolated extraction thread (started by isolated-extract.ts). It runs the normal
- * extraction on the transferred bytes and answers with exactly one WorkerReply.
+ * Entry of a pooled extraction thread (started by extraction-pool.ts). It says `ready` once its
+ * modules are loaded, then runs one extraction per message and answers each by id.
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { extractDocument } from './extract-document.ts';
-import { serialiseError, type WorkerReply, type WorkerRequest } from './worker-protocol.ts';
+import { serialiseError, type ThreadJob, type ThreadMessage, type WorkerReply, type WorkerRequest } from './worker-protocol.ts';
 
 async function run(request: WorkerRequest): Promise<WorkerReply> {
   try {
@@ -19,6 +19,8 @@ async function run(request: WorkerRequest): Promise<WorkerReply> {
 // Only act as a worker: importing this module elsewhere (a type check, a test) does nothing.
 if (!isMainThread && parentPort) {
   const port = parentPort;
-  const request = (workerData as { request: WorkerRequest }).request;
-  port.postMessage(await run(request));
+  port.on('message', (job: ThreadJob) => {
+    void run(job.request).then((reply) => port.postMessage({ type: 'reply', id: job.id, reply } satisfies ThreadMessage));
+  });
+  port.postMessage({ type: 'ready' } satisfies ThreadMessage);
 }

@@ -17,8 +17,17 @@ export interface SerialisedError {
   retryable: boolean;
 }
 
-/** What the worker answers: exactly one message. */
+/** What the worker answers to one request. */
 export type WorkerReply = { ok: true; doc: ExtractedDocument } | { ok: false; error: SerialisedError };
+
+/** Messages of a pooled extraction thread: it says `ready` once, then answers each job by id. */
+export type ThreadMessage = { type: 'ready' } | { type: 'reply'; id: number; reply: WorkerReply };
+
+/** A job sent to a pooled thread. */
+export interface ThreadJob {
+  id: number;
+  request: WorkerRequest;
+}
 
 /** Flattens any thrown value; anything that is not a Quarry error becomes INTERNAL. */
 export function serialiseError(err: unknown): SerialisedError {

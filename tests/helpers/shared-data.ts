@@ -11,3 +11,8 @@ export function sharedPath(...parts: string[]): { path: string; present: boolean
   if (!present) console.warn(`skipping: ${path.join('../shared', ...parts)} is not present beside the repository`);
   return { path: p, present };
 }
+
+/** The robustness MANIFEST writes non-ASCII password characters as literal "\u00ad" escapes. */
+export function decodePassword(raw: string): string {
+  return raw.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ExtractedDocument } from '../../shared/domain/extracted.ts';
 import { PermanentError } from '../../shared/errors.ts';
 import { extractIsolated } from '../../shared/pdf/isolated-extract.ts';
-import { sharedPath } from '../helpers/shared-data.ts';
+import { decodePassword, sharedPath } from '../helpers/shared-data.ts';
 
 interface ManifestFile {
   file: string;
@@ -63,11 +63,6 @@ const CONTAINS: Record<string, string[]> = {
 const LIMITS = { maxBytes: 10_000_000, maxPages: 1000 };
 const ISOLATION = { timeoutMs: 40_000, maxHeapMb: 512 };
 const LIGATURES = /[\uFB00-\uFB06]/u;
-
-/** The manifest writes non-ASCII password characters as literal "\u00ad" escapes. */
-function decodePassword(raw: string): string {
-  return raw.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
 
 async function outcomeOf(bytes: Uint8Array, password?: string): Promise<{ outcome: Outcome; doc?: ExtractedDocument; message?: string }> {
   try {

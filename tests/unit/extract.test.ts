@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExtractedDocument } from '../../shared/domain/extracted.ts';
 import { ExtractedDocument as ExtractedDocumentSchema } from '../../shared/domain/extracted.ts';
 import { PermanentError } from '../../shared/errors.ts';
+import { createExtractionPool } from '../../shared/pdf/extraction-pool.ts';
 import { extractIsolated } from '../../shared/pdf/isolated-extract.ts';
 import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { buildPdf, textPdf } from '../fixtures/pdf-builders.ts';
@@ -219,6 +220,40 @@ describe('extractIsolated', () => {
       expect(JSON.parse(stdout.trim())).toEqual(['Extracted under tsx']);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('extraction pool', () => {
+  it('reuses threads across jobs, queues beyond its size, and fails only the bad job', async () => {
+    const pool = createExtractionPool({ size: 2, timeoutMs: 20_000, maxHeapMb: 256 });
+    try {
+      const good = await Promise.all([0, 1, 2, 3].map((i) => textPdf([[`Pooled document number ${i}`]])));
+      const results = await Promise.allSettled([
+        ...good.map((bytes) => pool.extract({ bytes }, LIMITS)),
+        pool.extract({ bytes: new TextEncoder().encode('%PDF-1.7 broken') }, LIMITS),
+      ]);
+      expect(results.slice(0, 4).map((r) => (r.status === 'fulfilled' ? r.value.pages[0]?.lines[0]?.text : r.reason))).toEqual([0, 1, 2, 3].map((i) => `Pooled document number ${i}`));
+      expect(results[4]).toMatchObject({ status: 'rejected', reason: { code: 'CORRUPT_PDF' } });
+      // A later job on a warm thread still works.
+      expect((await pool.extract({ bytes: good[0]! }, LIMITS)).pageCount).toBe(1);
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.extract({ bytes: new Uint8Array(10) }, LIMITS)).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('replaces a thread that timed out, so the job queued behind it still gets an answer', async () => {
+    const pool = createExtractionPool({ size: 1, timeoutMs: 1, maxHeapMb: 256 });
+    try {
+      const bytes = await textPdf([['Too slow for one millisecond']]);
+      const both = await Promise.allSettled([pool.extract({ bytes }, LIMITS), pool.extract({ bytes }, LIMITS)]);
+      expect(both).toMatchObject([
+        { status: 'rejected', reason: { code: 'EXTRACT_TIMEOUT' } },
+        { status: 'rejected', reason: { code: 'EXTRACT_TIMEOUT' } },
+      ]);
+    } finally {
+      await pool.close();
     }
   });
 });

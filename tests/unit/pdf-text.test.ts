@@ -148,6 +148,10 @@ describe('document info', () => {
   it('cleans titles', () => {
     expect(cleanPdfTitle('Microsoft Word - Annual Report.doc')).toBe('Annual Report');
     expect(cleanPdfTitle('Microsoft Word - x.doc')).toBeNull();
+    // Non-Latin titles are titles, not punctuation.
+    expect(cleanPdfTitle('재택근무 운영 지침')).toBe('재택근무 운영 지침');
+    expect(cleanPdfTitle('労働基準法')).toBe('労働基準法');
+    expect(cleanPdfTitle('— * —')).toBeNull();
     expect(cleanPdfTitle('untitled')).toBeNull();
     expect(cleanPdfTitle('Document1')).toBeNull();
     expect(cleanPdfTitle('report_final_v2.pdf')).toBeNull();

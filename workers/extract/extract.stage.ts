@@ -6,7 +6,7 @@ export type { ExtractHooks, ExtractInput, ExtractLimits } from '../../shared/pdf
 
 /**
  * The extract stage: PDF bytes in, cleaned per-page lines, outline and info out. Pure (no env,
- * clock, Redis or logging); run it through `extractIsolated` (shared/pdf/isolated-extract.ts)
+ * clock, Redis or logging); run it through an extraction pool (shared/pdf/extraction-pool.ts)
  * when the bytes are untrusted, so a pathological file cannot stall or exhaust the worker.
  *
  * @param hooks - optional observers, e.g. to record pages that were skipped as unreadable.

@@ -1,17 +1,14 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { ExtractedDocument, SourceRecord } from '../../shared/domain/index.ts';
-import { extractIsolated } from '../../shared/pdf/isolated-extract.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 
 export const extractWorker = defineStageWorker(extractQueue, async ({ docId, version, gen }, ctx) => {
   const source = await ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord);
   const bytes = await ctx.artifacts.getBytes(docId, version, 'source.pdf');
-  const { maxBytes, maxPages, timeoutMs, maxHeapMb } = ctx.config.extract;
-  // Parsing runs in its own thread with a heap limit and a deadline: a hostile PDF can fail
+  const { maxBytes, maxPages } = ctx.config.extract;
+  // Parsing runs in a pooled thread with a heap limit and a deadline: a hostile PDF can fail
   // its own document but never take the worker (and its other jobs) down.
-  const extracted = ExtractedDocument.parse(
-    await extractIsolated({ bytes, password: source.meta.password }, { maxBytes, maxPages }, { timeoutMs, maxHeapMb }),
-  );
+  const extracted = ExtractedDocument.parse(await ctx.extractor.extract({ bytes, password: source.meta.password }, { maxBytes, maxPages }));
   await ctx.artifacts.putJson(docId, version, 'extracted.json', extracted);
   const charCount = extracted.pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
   await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount });

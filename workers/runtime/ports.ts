@@ -7,6 +7,7 @@ import { createEmbedder } from '../../shared/embed/index.ts';
 import type { Embedder } from '../../shared/embed/embedder.ts';
 import type { EmbeddingCache } from '../../shared/embed/embedding-cache.ts';
 import { createRedisEmbeddingCache } from '../../shared/embed/redis-cache.ts';
+import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
 import { createStatusStore, type StatusStore } from '../../shared/status/status-store.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import type { VectorStore } from '../../shared/store/vector-store.ts';
@@ -21,6 +22,8 @@ export interface Ports {
   embedder: Embedder;
   embeddingCache: EmbeddingCache;
   status: StatusStore;
+  /** PDF extraction threads, started on first use. */
+  extractor: PdfExtractor;
 }
 
 /** A Redis client as BullMQ wants it: commands wait through reconnects instead of failing. */
@@ -45,11 +48,17 @@ export async function createPorts(config: Config): Promise<Ports & { close(): Pr
     embedder: createEmbedder(config.embedder),
     embeddingCache: createRedisEmbeddingCache(redis, config.prefix),
     status: createStatusStore(redis, config.prefix),
+    extractor: createExtractionPool({
+      size: config.worker.concurrency,
+      timeoutMs: config.extract.timeoutMs,
+      maxHeapMb: config.extract.maxHeapMb,
+    }),
   };
   return {
     ...ports,
     async close() {
       await queues.close();
+      await ports.extractor.close();
       await store.close();
       redis.disconnect();
     },

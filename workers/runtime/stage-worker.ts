@@ -21,15 +21,15 @@ export type StageHandler<P extends z.ZodType, R extends z.ZodType> = (
 export interface StageWorkerDefinition<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   readonly queue: QueueDefinition<P, R>;
   readonly handler: StageHandler<P, R>;
-  /** Jobs run at once per process; defaults to the configured WORKER_CONCURRENCY. */
-  readonly concurrency?: number;
+  /** Jobs run at once per process, from the configured WORKER_CONCURRENCY (the default is that value). */
+  readonly concurrency?: (configured: number) => number;
 }
 
 /** Pairs a queue with its processor; `workers/runtime` turns it into a bullmq Worker. */
 export function defineStageWorker<P extends z.ZodType, R extends z.ZodType>(
   queue: QueueDefinition<P, R>,
   handler: StageHandler<P, R>,
-  opts: { concurrency?: number } = {},
+  opts: { concurrency?: (configured: number) => number } = {},
 ): StageWorkerDefinition<P, R> {
   return { queue, handler, concurrency: opts.concurrency };
 }

@@ -97,7 +97,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
     const worker = new Worker(queue.name, processor, {
       connection,
       prefix: config.prefix,
-      concurrency: def.concurrency ?? config.worker.concurrency,
+      concurrency: def.concurrency?.(config.worker.concurrency) ?? config.worker.concurrency,
       lockDuration: config.worker.lockMs,
       stalledInterval: Math.max(1000, Math.floor(config.worker.lockMs / 2)),
       maxStalledCount: 2,

@@ -5,6 +5,12 @@ import { withDocLock } from '../../shared/status/doc-lock.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { upsertStage } from './upsert.stage.ts';
 
+/**
+ * Upserts mostly wait: on the document lock and on the store's index refresh, which is shared by
+ * every write waiting for it. More of them at once means fewer refreshes per document.
+ */
+const UPSERT_CONCURRENCY_FACTOR = 4;
+
 export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, version, gen }, ctx) => {
   const [enriched, meta, bin] = await Promise.all([
     ctx.artifacts.getJson(docId, version, 'enriched.json', EnrichedArtifact),
@@ -31,4 +37,4 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
   if (!outcome) return { upsertedChunks: 0, deletedStaleChunks: 0, superseded: true };
   await ctx.artifacts.deleteDoc(docId, { exceptVersion: version });
   return { ...outcome, superseded: false };
-});
+}, { concurrency: (configured) => configured * UPSERT_CONCURRENCY_FACTOR });

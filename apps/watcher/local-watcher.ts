@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
 import { deleteQueue } from '../../queues/ingest.queues.ts';
 import { docIdForSource, type DocumentMeta } from '../../shared/domain/index.ts';
-import { describeError } from '../../shared/errors.ts';
+import { describeError, PermanentError } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import { parseManifest, readSidecar } from './metadata.ts';
-import { registerSource, type RegisterPorts, type RegisterResult } from './register-source.ts';
+import { recordRejectedSource, registerSource, type RegisterPorts, type RegisterResult } from './register-source.ts';
 
 /** Source keys of files found in the watched folder; CLI registrations use `file:`. */
 export const DIR_KEY_PREFIX = 'dir:';
@@ -83,8 +83,14 @@ export function startLocalWatcher(opts: {
 
   async function ingest(file: string): Promise<void> {
     const rel = path.normalize(path.relative(dir, file));
-    const meta = (await readSidecar(file)) ?? (await manifests).get(rel) ?? {};
     const bytes = new Uint8Array(await readFile(file));
+    let meta: DocumentMeta;
+    try {
+      meta = (await readSidecar(file)) ?? (await manifests).get(rel) ?? {};
+    } catch (err) {
+      if (err instanceof PermanentError) await recordRejectedSource(ports, { sourceKey: keyOf(file), bytes, error: describeError(err) });
+      throw err;
+    }
     const result = await registerSource(ports, {
       sourceKey: keyOf(file),
       sourceUri: pathToFileURL(file).href,

@@ -74,3 +74,19 @@ export async function registerSource(
   if (outcome.resume) await ports.queues.enqueue(extractQueue, { docId, version, gen: outcome.gen });
   return { docId, version, action: outcome.action, enqueued: outcome.resume };
 }
+
+/**
+ * Records a source that could not be registered (say, a sidecar that does not validate) as a
+ * failed document, so `quarry status` shows it with its reason. Its previous version, if any,
+ * stays searchable; fixing the input registers it again.
+ */
+export async function recordRejectedSource(
+  ports: Pick<RegisterPorts, 'status'>,
+  input: { sourceKey: string; bytes: Uint8Array; error: { code: string; message: string } },
+): Promise<string> {
+  const docId = docIdForSource(input.sourceKey);
+  const version = sha256Hex(input.bytes);
+  const { gen } = await ports.status.register({ docId, sourceKey: input.sourceKey, version, force: true });
+  await ports.status.update(docId, version, gen, { state: 'failed', error: input.error });
+  return docId;
+}

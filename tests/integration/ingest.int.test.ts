@@ -1,4 +1,5 @@
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
 import type { WatchEvent } from '../../apps/watcher/local-watcher.ts';
@@ -100,4 +101,25 @@ describe.skipIf(!REDIS_AVAILABLE)('ingestion spine: watched folder â†’ queues â†
     // The other documents are untouched.
     expect((await service.ports.status.list()).filter((s) => s.state === 'indexed')).toHaveLength(19);
   }, 90_000);
+
+  it('metadata from a JSONL manifest in the folder, and a bad sidecar, are honoured', async () => {
+    const { watchDir } = ws.config;
+    await writeFile(path.join(watchDir, 'batch.jsonl'), `${JSON.stringify({ path: 'from-manifest.pdf', doc_type: 'faq', jurisdiction: 'EU', valid_from: '2024-05-01' })}\n`);
+    await new Promise((r) => setTimeout(r, 500)); // the watcher reloads the manifest
+    await copyFile(files[2]!, path.join(watchDir, 'from-manifest.pdf'));
+    const docId = docIdForSource('dir:from-manifest.pdf');
+    await until('the manifest document', async () => (await service.ports.status.get(docId))?.state === 'indexed');
+    const doc = await service.ports.store.getDocument(docId);
+    expect(doc).toMatchObject({ doc_type: 'faq', jurisdiction: 'EU', valid_from: '2024-05-01' });
+
+    events.length = 0;
+    await writeFile(path.join(watchDir, 'bad.meta.json'), JSON.stringify({ valid_from: 'soon' }));
+    await copyFile(files[3]!, path.join(watchDir, 'bad.pdf'));
+    await until('the rejection', async () => events.some((e) => e.kind === 'rejected'));
+    const rejected = events.find((e) => e.kind === 'rejected');
+    expect(rejected).toMatchObject({ code: 'INVALID_METADATA' });
+    expect(rejected && 'message' in rejected ? rejected.message : '').toMatch(/bad\.meta\.json: valid_from/);
+    // `quarry status` shows it, with the reason.
+    expect(await service.ports.status.get(docIdForSource('dir:bad.pdf'))).toMatchObject({ state: 'failed', errorCode: 'INVALID_METADATA' });
+  }, 60_000);
 });

@@ -12,6 +12,8 @@ import { startService } from '../service.ts';
 import { waitForSettled } from '../wait.ts';
 import { formatHit, hybridSearch } from './search.ts';
 
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
 /** Questions the example corpus can answer, in both languages. */
 export const DEMO_QUERIES = [
   { text: 'How many weeks of paid parental leave do employees get?', alpha: 0.5 },
@@ -37,18 +39,19 @@ export function demoCommand(program: Command): void {
     .description('ingest examples/docs through the queues on the embedded defaults, then run sample searches')
     .option('--timeout <seconds>', 'how long to wait for ingestion', '300')
     .action(async (o: { timeout: string }) => {
-      // The demo keeps to its own prefix and data directory and starts clean every time.
+      // The demo keeps to its own prefix, data directory and corpus, and starts clean every time;
+      // the rest (REDIS_URL, the embedder, …) comes from the environment as usual.
       const config = loadConfig({
-        QUARRY_PREFIX: 'quarry-demo',
-        QUARRY_DATA_DIR: '.quarry/demo',
-        QUARRY_WATCH_DIR: 'examples/docs',
         LOG_LEVEL: 'warn',
         ...process.env,
+        QUARRY_PREFIX: 'quarry-demo',
+        QUARRY_DATA_DIR: path.join(REPO_ROOT, '.quarry/demo'),
+        QUARRY_WATCH_DIR: path.join(REPO_ROOT, 'examples/docs'),
       });
       const out = (s: string) => process.stdout.write(`${s}\n`);
       let stopRedis: (() => Promise<void>) | undefined;
       try {
-        const redis = await ensureRedis(config.redisUrl, path.resolve('.quarry/redis'));
+        const redis = await ensureRedis(config.redisUrl, path.join(REPO_ROOT, '.quarry/redis'));
         stopRedis = redis.started?.stop;
         out(redis.started ? `Started a private redis-server at ${redis.url}.` : `Using Redis at ${redis.url}.`);
         await rm(config.dataDir, { recursive: true, force: true });
@@ -58,7 +61,7 @@ export function demoCommand(program: Command): void {
           const started = Date.now();
           const watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...service.ports, prefix: config.prefix }, log: service.log });
           await watcher.ready;
-          out(`Watching ${path.relative(process.cwd(), config.watchDir)}: ingesting through the queues…`);
+          out(`Watching ${path.relative(REPO_ROOT, config.watchDir)}: ingesting through the queues…`);
           const statuses = await waitForSettled(service.ports.status, {
             timeoutMs: Number(o.timeout) * 1000,
             onTick: (s) => {
@@ -67,6 +70,7 @@ export function demoCommand(program: Command): void {
           });
           await watcher.close();
           if (process.stderr.isTTY) process.stderr.write('\n');
+          if (statuses.length === 0) throw new Error(`no PDFs found in ${config.watchDir}: run \`npm run examples:generate\``);
           out(`\n${formatStatuses(statuses)}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
           for (const q of DEMO_QUERIES) {
             out(`Search (alpha ${q.alpha}): ${q.text}`);

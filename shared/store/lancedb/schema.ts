@@ -1,21 +1,5 @@
-import {
-  DateDay,
-  Field,
-  FixedSizeList,
-  Float32,
-  Int32,
-  List,
-  RecordBatch,
-  Schema,
-  Struct,
-  Table,
-  TimestampMillisecond,
-  Utf8,
-  makeData,
-  vectorFromArray,
-  type Data,
-  type DataType,
-} from 'apache-arrow';
+import { makeArrowTable } from '@lancedb/lancedb';
+import { DateDay, Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8, type DataType, type Table } from 'apache-arrow';
 import type { DocumentRecord, Provenance } from '../../domain/document.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { keywordText } from './keyword-text.ts';
@@ -135,25 +119,10 @@ export function chunkToRow(chunk: StoredChunk): Record<string, unknown> {
   };
 }
 
-/**
- * An Arrow table of `chunks` for the chunks table. Built column by column, with the vectors
- * copied into one flat float32 buffer: generic row conversion pushes every float through a
- * builder and was the slowest part of an upsert.
- */
+/** An Arrow table of `chunks` for the chunks table, in the table's exact schema. */
 export function chunksToArrow(chunks: readonly StoredChunk[], dimension: number): Table {
-  const schema = chunksSchema(dimension);
-  const rows = chunks.map(chunkToRow);
-  const flat = new Float32Array(chunks.length * dimension);
-  chunks.forEach((chunk, i) => flat.set(chunk.vector, i * dimension));
-  const children: Data[] = schema.fields.map((field) => {
-    if (field.name === 'vector') {
-      const values = makeData({ type: new Float32(), length: flat.length, nullCount: 0, data: flat });
-      return makeData({ type: field.type as FixedSizeList<Float32>, length: chunks.length, nullCount: 0, child: values });
-    }
-    return vectorFromArray(rows.map((row) => row[field.name]), field.type).data[0] as Data;
-  });
-  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: chunks.length, nullCount: 0, children }));
-  return new Table(schema, [batch]);
+  const rows = chunks.map((chunk) => ({ ...chunkToRow(chunk), vector: Array.from(chunk.vector) }));
+  return makeArrowTable(rows, { schema: chunksSchema(dimension) });
 }
 
 /** A chunks-table row (any subset of columns incl. CHUNK_COLUMNS) back to the port's shape. */

@@ -27,3 +27,20 @@ export function reportFailure(err: unknown): void {
   process.stderr.write(`quarry: ${code}${message}\n`);
   process.exitCode = 1;
 }
+
+/**
+ * The shell of a one-shot command: config, ports, the command, and a readable failure (never a
+ * stack) with a failing exit code. Ports are closed whatever happens.
+ */
+export async function withPorts(run: (ports: Ports, config: Config) => Promise<void>): Promise<void> {
+  let ports: (Ports & { close(): Promise<void> }) | undefined;
+  try {
+    const config = appConfig();
+    ports = await openPorts(config);
+    await run(ports, config);
+  } catch (err) {
+    reportFailure(err);
+  } finally {
+    await ports?.close();
+  }
+}

@@ -7,7 +7,7 @@ import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { parseMeta } from '../../watcher/metadata.ts';
 import { registerSource } from '../../watcher/register-source.ts';
-import { appConfig, cliLogger, openPorts, reportFailure } from '../app.ts';
+import { cliLogger, withPorts } from '../app.ts';
 
 /** Source key of a file registered by hand: its path relative to the working directory. */
 export function cliSourceKey(file: string): string {
@@ -32,9 +32,7 @@ export function ingestCommands(program: Command): void {
     .option('--password <password>', 'for encrypted PDFs')
     .option('--force', 're-process even when unchanged')
     .action(async (o: Record<string, string | boolean | undefined>) => {
-      const config = appConfig();
-      const ports = await openPorts(config);
-      try {
+      await withPorts(async (ports, config) => {
         const meta = parseMeta(
           {
             doc_type: o.docType,
@@ -61,11 +59,7 @@ export function ingestCommands(program: Command): void {
           },
         );
         process.stdout.write(`${result.action} ${result.docId} version ${result.version.slice(0, 12)}${result.enqueued ? ' (extract enqueued)' : ''}\n`);
-      } catch (err) {
-        reportFailure(err);
-      } finally {
-        await ports.close();
-      }
+      });
     });
 
   for (const stage of REPLAYABLE) {
@@ -75,19 +69,13 @@ export function ingestCommands(program: Command): void {
       .requiredOption('--doc-id <id>')
       .option('--version <sha256>', 'defaults to the registered version')
       .action(async (o: { docId: string; version?: string }) => {
-        const config = appConfig();
-        const ports = await openPorts(config);
-        try {
+        await withPorts(async (ports, config) => {
           const status = await ports.status.get(o.docId);
           const version = o.version ?? status?.version;
           if (!version || !status) throw new Error(`document ${o.docId} is not registered`);
           const result = await runStageOnce(INGEST_WORKERS[stage as StageName], { docId: o.docId, version, gen: status.gen }, ports, cliLogger(config));
           process.stdout.write(`${stage} ${o.docId}: ${JSON.stringify(result)}\n`);
-        } catch (err) {
-          reportFailure(err);
-        } finally {
-          await ports.close();
-        }
+        });
       });
   }
 }

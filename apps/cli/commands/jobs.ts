@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { parseManifest } from '../../watcher/metadata.ts';
 import { registerSource } from '../../watcher/register-source.ts';
-import { appConfig, openPorts, reportFailure } from '../app.ts';
+import { withPorts } from '../app.ts';
 import { formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';
 import { cliSourceKey } from './ingest.ts';
@@ -19,9 +19,7 @@ export function jobsCommands(program: Command): void {
     .option('--timeout <seconds>', 'how long --wait waits', '600')
     .option('--force', 're-process unchanged documents')
     .action(async (manifest: string, o: { wait?: boolean; timeout: string; force?: boolean }) => {
-      const config = appConfig();
-      const ports = await openPorts(config);
-      try {
+      await withPorts(async (ports, config) => {
         const entries = parseManifest(await readFile(manifest, 'utf8'), manifest);
         const docIds: string[] = [];
         for (const e of entries) {
@@ -54,10 +52,6 @@ export function jobsCommands(program: Command): void {
           process.stdout.write(`${formatStatuses(done)}\n`);
           if (done.some((s) => s.state === 'failed')) process.exitCode = 2;
         }
-      } catch (err) {
-        reportFailure(err);
-      } finally {
-        await ports.close();
-      }
+      });
     });
 }

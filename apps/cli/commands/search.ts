@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Embedder } from '../../../shared/embed/embedder.ts';
 import type { HybridHit, VectorStore } from '../../../shared/store/vector-store.ts';
-import { appConfig, openPorts, reportFailure } from '../app.ts';
+import { withPorts } from '../app.ts';
 
 /** Embeds the query and runs one hybrid search: the raw retrieval, before any agent logic. */
 export async function hybridSearch(
@@ -34,17 +34,11 @@ export function searchCommand(program: Command): void {
     .option('--limit <n>', 'hits', '5')
     .option('--json')
     .action(async (text: string, o: { alpha: string; limit: string; json?: boolean }) => {
-      const config = appConfig();
-      const ports = await openPorts(config);
-      try {
+      await withPorts(async (ports) => {
         const alpha = Number(o.alpha);
         if (!(alpha >= 0 && alpha <= 1)) throw new Error(`--alpha must be between 0 and 1, got ${o.alpha}`);
         const hits = await hybridSearch(ports, text, { alpha, limit: Number(o.limit) });
         process.stdout.write(o.json ? `${JSON.stringify(hits, (k, v: unknown) => (k === 'vector' ? undefined : v), 2)}\n` : `${hits.map((h, i) => formatHit(h, i + 1)).join('\n')}\n`);
-      } catch (err) {
-        reportFailure(err);
-      } finally {
-        await ports.close();
-      }
+      });
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { INGEST_QUEUES } from '../../../queues/ingest.queues.ts';
-import { appConfig, openPorts, reportFailure } from '../app.ts';
+import { withPorts } from '../app.ts';
 import { formatQueueCounts, formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';
 
@@ -13,9 +13,7 @@ export function statusCommand(program: Command): void {
     .option('--timeout <seconds>', 'how long --wait waits', '600')
     .option('--json', 'machine-readable output')
     .action(async (o: { docId?: string; wait?: boolean; timeout: string; json?: boolean }) => {
-      const config = appConfig();
-      const ports = await openPorts(config);
-      try {
+      await withPorts(async (ports) => {
         if (o.docId) {
           const s = await ports.status.get(o.docId);
           if (!s) throw new Error(`document ${o.docId} is not registered`);
@@ -37,10 +35,6 @@ export function statusCommand(program: Command): void {
           return;
         }
         process.stdout.write(`${formatQueueCounts(counts)}\n\n${formatStatuses(statuses)}\n`);
-      } catch (err) {
-        reportFailure(err);
-      } finally {
-        await ports.close();
-      }
+      });
     });
 }

@@ -13,6 +13,7 @@ import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts, type Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
+import { UPSERT_CONCURRENCY_FACTOR } from '../workers/upsert/upsert.worker.ts';
 
 export interface CorpusFigures {
   files: number;
@@ -70,7 +71,11 @@ async function unpdfOnly(files: readonly string[]): Promise<{ pages: number; ms:
   return { pages, ms: performance.now() - t0 };
 }
 
-/** The same stage handlers as the workers, called in this process with no queue, two documents at a time. */
+/**
+ * The same stage handlers as the workers, called in this process with no queue. As many documents
+ * are in flight as the queued run allows its busiest stage (upsert: WORKER_CONCURRENCY × UPSERT_CONCURRENCY_FACTOR), so
+ * the comparison measures the queues, not a difference in parallelism.
+ */
 async function inProcess(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number }> {
   const config = benchConfig(root, redisUrl, `inproc-${Date.now()}`);
   const ports = await createPorts(config);
@@ -94,7 +99,7 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
         chunks += await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: doc.docId });
       }
     };
-    await Promise.all([lane(), lane()]);
+    await Promise.all(Array.from({ length: config.worker.concurrency * UPSERT_CONCURRENCY_FACTOR }, lane));
     return { pages, chunks, ms: performance.now() - t0 };
   } finally {
     await ports.close();

@@ -9,7 +9,7 @@ import { upsertStage } from './upsert.stage.ts';
  * Upserts mostly wait: on the document lock and on the store's index refresh, which is shared by
  * every write waiting for it. More of them at once means fewer refreshes per document.
  */
-const UPSERT_CONCURRENCY_FACTOR = 4;
+export const UPSERT_CONCURRENCY_FACTOR = 4;
 
 export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, version, gen }, ctx) => {
   const [enriched, meta, bin] = await Promise.all([

@@ -1,0 +1,49 @@
+import { unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { createRunContextStore } from '../../shared/agent/run-context.ts';
+import { createTraceStore } from '../../shared/agent/trace.ts';
+import type { Ports } from '../../workers/runtime/ports.ts';
+import { createRedis } from '../../workers/runtime/ports.ts';
+import { DIR_KEY_PREFIX, deleteSource } from '../watcher/local-watcher.ts';
+import type { GatewayDeps } from './server.ts';
+
+async function unlinkIfThere(file: string): Promise<void> {
+  await unlink(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+}
+
+/** Gateway dependencies from the process's ports. */
+export function gatewayDeps(
+  ports: Ports,
+  opts: { traceTtlSeconds: number; recordFeedback: GatewayDeps['recordFeedback'] },
+): GatewayDeps & { close(): Promise<void> } {
+  const { config } = ports;
+  const eventsConnection = createRedis(config.redisUrl);
+  return {
+    redis: ports.redis,
+    eventsConnection,
+    prefix: config.prefix,
+    queues: ports.queues,
+    status: ports.status,
+    traces: createTraceStore(ports.redis, config.prefix, opts.traceTtlSeconds),
+    runContexts: createRunContextStore(ports.redis, config.prefix, opts.traceTtlSeconds),
+    recordFeedback: opts.recordFeedback,
+    watchDir: config.watchDir,
+    async deleteDocument(docId) {
+      const status = await ports.status.get(docId);
+      if (!status || status.state === 'deleted') return false;
+      if (status.sourceKey.startsWith(DIR_KEY_PREFIX)) {
+        // Remove the file too, or the watcher would register it again on its next start.
+        const file = path.join(config.watchDir, status.sourceKey.slice(DIR_KEY_PREFIX.length));
+        await unlinkIfThere(file.replace(/\.pdf$/i, '.meta.json'));
+        await unlinkIfThere(file);
+      }
+      await deleteSource({ ...ports, prefix: config.prefix }, status.sourceKey);
+      return true;
+    },
+    async close() {
+      eventsConnection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { DocId, docIdForSource, DocumentMeta } from '../../../shared/domain/index.ts';
+import { DIR_KEY_PREFIX } from '../../watcher/local-watcher.ts';
+import { HttpError } from '../http-errors.ts';
+import type { GatewayDeps, GatewayOptions } from '../server.ts';
+import { parseOr400 } from '../validate.ts';
+
+/** A plain file name: no directories, no hidden files, ends in .pdf. */
+export const UploadName = z
+  .string()
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,200}\.pdf$/iu, 'a plain file name ending in .pdf (letters, digits, space, . _ ( ) -)')
+  .refine((n) => !n.includes('..'), 'must not contain ".."');
+
+const UploadQuery = z.object({ filename: UploadName }).strict();
+const DocParams = z.object({ id: DocId });
+
+async function atomicWrite(file: string, data: Uint8Array | string): Promise<void> {
+  // The temp name does not end in .pdf or .meta.json, so the watcher ignores it until the rename.
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.upload`);
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}
+
+/** `POST /v1/documents` (into the watched folder), `GET /v1/documents/:id`, `DELETE /v1/documents/:id`. */
+export async function documentRoutes(app: FastifyInstance, deps: GatewayDeps, opts: Pick<GatewayOptions, 'maxUploadBytes'>): Promise<void> {
+  app.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit: opts.maxUploadBytes }, (_req, body, done) => done(null, body));
+
+  app.post(
+    '/v1/documents',
+    {
+      config: { role: 'admin' },
+      schema: {
+        summary: 'Upload a PDF (body: application/pdf; ?filename=…; metadata as JSON in the X-Quarry-Metadata header)',
+        querystring: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },
+      },
+    },
+    async (req, reply) => {
+      const { filename } = parseOr400(UploadQuery, req.query, 'query');
+      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'INVALID_PAYLOAD', 'body: send the PDF bytes with Content-Type: application/pdf');
+      const bytes = req.body;
+      if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw new HttpError(400, 'INVALID_PAYLOAD', 'body: not a PDF (no %PDF- header)');
+      const rawMeta = req.headers['x-quarry-metadata'];
+      let meta: DocumentMeta | null = null;
+      if (typeof rawMeta === 'string' && rawMeta.trim()) {
+        let json: unknown;
+        try {
+          json = JSON.parse(rawMeta);
+        } catch {
+          throw new HttpError(400, 'INVALID_PAYLOAD', 'headers.x-quarry-metadata: not JSON');
+        }
+        meta = parseOr400(DocumentMeta, json, 'headers');
+      }
+      const target = path.join(deps.watchDir, filename);
+      // Sidecar first: the watcher then registers the PDF with its metadata in one go.
+      if (meta) await atomicWrite(target.replace(/\.pdf$/i, '.meta.json'), JSON.stringify(meta));
+      await atomicWrite(target, bytes);
+      const docId = docIdForSource(`${DIR_KEY_PREFIX}${filename}`);
+      return reply.status(202).send({ docId, filename, links: { self: `/v1/documents/${docId}` } });
+    },
+  );
+
+  app.get('/v1/documents/:id', { config: { role: 'query' }, schema: { summary: 'A document’s ingestion status' } }, async (req) => {
+    const { id } = parseOr400(DocParams, req.params, 'params');
+    const status = await deps.status.get(id);
+    if (!status) throw new HttpError(404, 'NOT_FOUND', `no document ${id}`);
+    return status;
+  });
+
+  app.delete('/v1/documents/:id', { config: { role: 'admin' }, schema: { summary: 'Delete a document, its chunks and (when uploaded) its file' } }, async (req, reply) => {
+    const { id } = parseOr400(DocParams, req.params, 'params');
+    if (!(await deps.deleteDocument(id))) throw new HttpError(404, 'NOT_FOUND', `no document ${id}`);
+    return reply.status(202).send({ docId: id, state: 'deleting' });
+  });
+}

@@ -1,0 +1,171 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayDeps } from '../../apps/gateway/gateway-deps.ts';
+import { buildGateway } from '../../apps/gateway/server.ts';
+import { agentRunQueue } from '../../queues/agent.queues.ts';
+import type { AgentAnswer } from '../../shared/agent/answer.ts';
+import { createLogger } from '../../shared/telemetry/logger.ts';
+import { createPorts } from '../../workers/runtime/ports.ts';
+import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
+import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
+import { testWorkspace } from '../helpers/pipeline.ts';
+import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const CHUNK = '0b7e4f5a-1c2d-5e3f-8a9b-0c1d2e3f4a5b';
+
+/**
+ * The gateway's contract with the agent-run queue, with a stand-in agent: answers echo the
+ * question, "slow" takes 1.5 s, "boom" fails. The real agent is tested end to end elsewhere.
+ */
+const standInAgent = defineStageWorker(agentRunQueue, async (p, ctx) => {
+  if (p.query === 'boom') throw new Error('agent exploded');
+  if (p.query === 'slow') await new Promise((r) => setTimeout(r, 1500));
+  await ctx.redis.set(`${ctx.config.prefix}:runctx:${p.runId}`, JSON.stringify({ runId: p.runId, queryVector: [1, 0], intent: 'lookup', entities: [], citedChunkIds: [CHUNK] }));
+  const answer: AgentAnswer = {
+    runId: p.runId,
+    text: `echo: ${p.query} [1]`,
+    citations: [{ n: 1, chunkId: CHUNK, docId: 'doc-1', title: 'T', sectionPath: 'A > B', pages: 'p.2', validFrom: null, validTo: null }],
+    dateQualifier: p.asOf ? `as of ${p.asOf}` : null,
+    asOf: p.asOf ?? null,
+    validated: true,
+    fallback: false,
+    loops: 0,
+    verdict: 'OK',
+    reason: 'grounded',
+    latencyMs: 1,
+  };
+  return answer;
+});
+
+describe.skipIf(!REDIS_AVAILABLE)('gateway over real HTTP', () => {
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
+  let ws: ReturnType<typeof testWorkspace>;
+  let ports: Awaited<ReturnType<typeof createPorts>>;
+  let deps: ReturnType<typeof gatewayDeps>;
+  let app: FastifyInstance;
+  let workers: WorkerGroup;
+  let base: string;
+  const feedback: unknown[] = [];
+  const Q = { 'x-api-key': 'q-key', 'content-type': 'application/json' };
+  const A = { 'x-api-key': 'a-key', 'content-type': 'application/json' };
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    ws = testWorkspace(redis.url);
+    ports = await createPorts(ws.config);
+    workers = startWorkers([standInAgent], ports, createLogger('silent'));
+    deps = gatewayDeps(ports, {
+      traceTtlSeconds: 60,
+      recordFeedback: async (input) => {
+        feedback.push(input);
+        return { enqueued: input.verdict === 'useful' && input.useful.length > 0, chunks: input.useful.length };
+      },
+    });
+    app = await buildGateway(deps, { keys: { query: ['q-key'], admin: ['a-key'] }, queryTimeoutMs: 1000, maxUploadBytes: 5_000_000 });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await workers?.close();
+    await deps?.close();
+    await ports?.close();
+    await redis?.cleanup();
+    ws?.cleanup();
+  });
+
+  const post = (p: string, body: unknown, headers: Record<string, string> = Q) => fetch(`${base}${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+  it('answers a query synchronously, and the run can be read back', async () => {
+    const res = await post('/v1/query', { query: 'what is covered?', asOf: '2024-06-01' });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { runId: string; answer: AgentAnswer };
+    expect(body.answer).toMatchObject({ text: 'echo: what is covered? [1]', dateQualifier: 'as of 2024-06-01' });
+    const run = await (await fetch(`${base}/v1/runs/${body.runId}`, { headers: Q })).json();
+    expect(run).toMatchObject({ runId: body.runId, state: 'completed' });
+  });
+
+  it('async: 202 with a run id at once; a slow run past the timeout also answers 202', async () => {
+    const res = await post('/v1/query', { query: 'slow', async: true });
+    expect(res.status).toBe(202);
+    const { runId } = (await res.json()) as { runId: string };
+    expect(runId).toMatch(/^[a-f0-9]{32}$/);
+    const slow = await post('/v1/query', { query: 'slow', timeoutMs: 200 });
+    expect(slow.status).toBe(202);
+    const slowId = ((await slow.json()) as { runId: string }).runId;
+    for (let i = 0; i < 60; i++) {
+      const run = (await (await fetch(`${base}/v1/runs/${slowId}`, { headers: Q })).json()) as { state: string };
+      if (run.state === 'completed') return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the slow run never completed');
+  });
+
+  it('a failed run reports its error', async () => {
+    const res = await post('/v1/query', { query: 'boom' });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ state: 'failed', error: { code: 'INTERNAL', message: 'agent exploded' } });
+  });
+
+  it('bad input is a 400 naming the field', async () => {
+    const res = await post('/v1/query', { query: '', alpha: 2, extra: 1 });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('INVALID_PAYLOAD');
+    expect(body.error.message).toMatch(/body\.query/);
+    expect(body.error.message).toMatch(/body\.alpha/);
+    expect((await fetch(`${base}/v1/runs/bad:id`, { headers: Q })).status).toBe(400);
+    expect((await fetch(`${base}/v1/runs/doesnotexist123`, { headers: Q })).status).toBe(404);
+  });
+
+  it('keys: none → 401, query key on an admin route → 403, health is public', async () => {
+    expect((await post('/v1/query', { query: 'x' }, { 'content-type': 'application/json' })).status).toBe(401);
+    expect((await post('/v1/query', { query: 'x' }, { 'content-type': 'application/json', authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await fetch(`${base}/debug/trace/abcdefgh`, { headers: Q })).status).toBe(403);
+    expect((await fetch(`${base}/debug/trace/abcdefgh`, { headers: A })).status).toBe(404);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ ready: true });
+    expect((await fetch(`${base}/docs/json`)).status).toBe(200);
+  });
+
+  it('feedback goes to memory only for chunks the run cited', async () => {
+    const { runId } = (await (await post('/v1/query', { query: 'cited?' })).json()) as { runId: string };
+    const ok = await post(`/v1/runs/${runId}/feedback`, { useful: [CHUNK], verdict: 'useful' });
+    expect(ok.status).toBe(202);
+    expect(await ok.json()).toMatchObject({ enqueued: true, chunks: 1 });
+    expect(feedback).toContainEqual({ runId, useful: [CHUNK], verdict: 'useful' });
+    const bad = await post(`/v1/runs/${runId}/feedback`, { useful: ['11111111-2222-5333-8444-555555555555'], verdict: 'useful' });
+    expect(bad.status).toBe(400);
+    expect((await post(`/v1/runs/nosuchrun123/feedback`, { verdict: 'useful' })).status).toBe(404);
+  });
+
+  it('documents: upload into the watched folder, status, delete; unsafe names refused', async () => {
+    const pdf = await readFile(path.join(root, 'examples/docs/benefits-faq.pdf'));
+    const up = await fetch(`${base}/v1/documents?filename=faq.pdf`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf', 'x-quarry-metadata': JSON.stringify({ doc_type: 'faq' }) },
+      body: pdf,
+    });
+    expect(up.status).toBe(202);
+    const { docId } = (await up.json()) as { docId: string };
+    expect(await readFile(path.join(ws.config.watchDir, 'faq.meta.json'), 'utf8')).toBe('{"doc_type":"faq"}');
+    expect((await readFile(path.join(ws.config.watchDir, 'faq.pdf'))).equals(pdf)).toBe(true);
+    expect((await fetch(`${base}/v1/documents/${docId}`, { headers: Q })).status).toBe(404); // no watcher in this test
+    await ports.status.register({ docId, sourceKey: 'dir:faq.pdf', version: 'f'.repeat(64) });
+    expect(await (await fetch(`${base}/v1/documents/${docId}`, { headers: Q })).json()).toMatchObject({ docId, state: 'queued' });
+    expect((await fetch(`${base}/v1/documents/${docId}`, { method: 'DELETE', headers: { 'x-api-key': 'q-key' } })).status).toBe(403);
+    expect((await fetch(`${base}/v1/documents/${docId}`, { method: 'DELETE', headers: { 'x-api-key': 'a-key' } })).status).toBe(202);
+    await expect(readFile(path.join(ws.config.watchDir, 'faq.pdf'))).rejects.toThrow();
+    expect((await ports.status.get(docId))?.state).toBe('deleting');
+
+    for (const name of ['../evil.pdf', 'a/b.pdf', '.hidden.pdf', 'x.txt']) {
+      const res = await fetch(`${base}/v1/documents?filename=${encodeURIComponent(name)}`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf' }, body: pdf });
+      expect(res.status, name).toBe(400);
+    }
+    const notPdf = await fetch(`${base}/v1/documents?filename=n.pdf`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf' }, body: 'hello' });
+    expect(notPdf.status).toBe(400);
+  });
+});

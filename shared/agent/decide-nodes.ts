@@ -1,0 +1,139 @@
+import { sha256Hex } from '../domain/ids.ts';
+import type { AgentDeps, Ranked } from './deps.ts';
+import type { RunContext } from './run-context.ts';
+import type { NodeResult } from './search-nodes.ts';
+import type { AgentStateType } from './state.ts';
+import type { Trace } from './trace.ts';
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** rerank_diversify: reranker + soft metadata prior + chunk-memory bonus, then MMR; keeps 20–40. */
+export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  if (!s.queryVector || !s.plan) throw new Error('rerank_diversify before planner');
+  const candidates = s.narrowed ?? s.candidates;
+  const memory = await deps.memory(candidates.map((c) => c.chunk.chunk_id));
+  const ranked = await deps.rank({
+    query: s.searchText,
+    queryVector: s.queryVector,
+    intent: s.plan.intent,
+    candidates,
+    weights: s.weights,
+    memory,
+    keep: deps.knobs.keep,
+  });
+  const top = ranked.slice(0, deps.knobs.traceTopK).map((r) => ({
+    chunkId: r.terms.chunkId,
+    docId: r.hit.chunk.doc_id,
+    before: r.terms.rankBefore,
+    after: r.terms.rankAfter,
+    content: round(r.terms.content),
+    rerank: round(r.terms.rerank),
+    prior: round(r.terms.prior),
+    memory: round(r.terms.memory),
+    mmrPenalty: round(r.terms.mmrPenalty),
+    final: round(r.terms.final),
+  }));
+  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: memory.size, kept: ranked.length, top } };
+}
+
+function validAt(r: Ranked, date: string): boolean {
+  const { valid_from: from, valid_to: to } = r.hit.chunk;
+  return (from === null || from <= date) && (to === null || to > date);
+}
+
+/**
+ * validator: grounded (the best passage covers the question well enough) and valid at the
+ * answer's date. Otherwise a loop — RELAX a narrowing that starved the ranking, DRILLDOWN into a
+ * facet when there is too much, PIVOT the search otherwise — at most `maxLoops` times; then the
+ * answer is a fallback, marked as such.
+ */
+export async function validator(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  const { confidenceThreshold, maxLoops, keep, branchMax } = deps.knobs;
+  const confidence = s.ranked[0]?.terms.rerank ?? 0;
+  const timeOk = s.ranked.every((r) => validAt(r, s.asOf));
+  let verdict: string;
+  let reason: string;
+  if (!s.ranked.length) {
+    verdict = 'RELAX';
+    reason = `no candidates valid at ${s.asOf}`;
+  } else if (!timeOk) {
+    verdict = 'RELAX';
+    reason = `a passage is not valid at ${s.asOf}`;
+  } else if (confidence >= confidenceThreshold) {
+    verdict = 'OK';
+    reason = `grounded: best passage covers ${Math.round(confidence * 100)}% of the question`;
+  } else if (s.branchFilter && (s.narrowed?.length ?? 0) < keep) {
+    verdict = 'RELAX';
+    reason = `narrowed to ${s.branchLabel} left ${s.narrowed?.length ?? 0} candidates and weak grounding (${round(confidence)})`;
+  } else if (!s.branchFilter && !s.relaxed && s.candidates.length >= branchMax) {
+    verdict = 'DRILLDOWN';
+    reason = `weak grounding (${round(confidence)}) among ${s.candidates.length} candidates`;
+  } else {
+    verdict = 'PIVOT';
+    reason = `weak grounding (${round(confidence)})`;
+  }
+  const ok = verdict === 'OK';
+  const loopAgain = !ok && s.loops < maxLoops;
+  const fallback = !ok && !loopAgain;
+  return {
+    update: {
+      verdict: fallback ? 'FALLBACK' : verdict,
+      reason: fallback ? `${reason}; no loops left` : reason,
+      confidence,
+      validated: ok,
+      fallback,
+      action: loopAgain ? (verdict as 'RELAX' | 'DRILLDOWN' | 'PIVOT') : null,
+    },
+    trace: { verdict, reason, confidence: round(confidence), loops: s.loops, timeValid: timeOk, next: ok ? 'answer' : loopAgain ? 'loop' : 'fallback' },
+  };
+}
+
+/** answerer: citations and date qualifiers; a fallback says it could not confirm the answer. */
+export async function answerer(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  const u = s.understanding;
+  if (!u) throw new Error('answerer before listener');
+  const out = await deps.answer({
+    query: s.query,
+    lang: u.lang,
+    asOf: s.asOf,
+    explicitAsOf: Boolean(s.requestedAsOf ?? u.asOf),
+    today: deps.today(),
+    ranked: s.ranked,
+  });
+  return {
+    update: { text: out.text, citations: out.citations, dateQualifier: out.dateQualifier },
+    trace: { citations: out.citations.map((c) => ({ n: c.n, chunkId: c.chunkId, docId: c.docId })), fallback: s.fallback },
+  };
+}
+
+export function runContextOf(s: AgentStateType): RunContext {
+  return {
+    runId: s.runId,
+    queryVector: Array.from(s.queryVector ?? []),
+    intent: s.plan?.intent ?? 'general',
+    entities: s.understanding?.entities ?? [],
+    citedChunkIds: s.citations.map((c) => c.chunkId),
+  };
+}
+
+export function traceOf(s: AgentStateType, extra: Trace['steps'] = []): Trace {
+  return {
+    runId: s.runId,
+    queryHash: sha256Hex(s.query).slice(0, 16),
+    lang: s.understanding?.lang ?? 'und',
+    asOf: s.asOf || null,
+    startedAt: s.startedAt,
+    totalMs: Date.now() - Date.parse(s.startedAt),
+    steps: [...s.steps, ...extra],
+    verdict: s.verdict,
+    reason: s.reason,
+    loops: s.loops,
+  };
+}
+
+/** memory_updater: a validated answer's cited chunks earn memory (applied by the memory worker). */
+export async function memoryUpdater(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  if (!s.validated || s.fallback || s.citations.length === 0) return { update: {}, trace: { enqueued: false, chunks: [] } };
+  await deps.remember(runContextOf(s), new Date());
+  return { update: {}, trace: { enqueued: true, chunks: s.citations.map((c) => c.chunkId) } };
+}

@@ -1,0 +1,84 @@
+import { END, START, StateGraph } from '@langchain/langgraph';
+import type { AgentAnswer } from './answer.ts';
+import { answerer, memoryUpdater, rerankDiversify, runContextOf, traceOf, validator } from './decide-nodes.ts';
+import type { AgentDeps } from './deps.ts';
+import { candidateSearch, facetPlanner, listener, narrowedSearch, planner, type NodeResult } from './search-nodes.ts';
+import { AgentState, type AgentStateType, type AgentUpdate } from './state.ts';
+
+type Node = (s: AgentStateType, deps: AgentDeps) => Promise<NodeResult>;
+
+/** Every node's time and decisions land in the trace; nodes themselves stay plain functions. */
+function timed(name: string, node: Node, deps: AgentDeps) {
+  return async (s: AgentStateType): Promise<AgentUpdate> => {
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+    const { update, trace } = await node(s, deps);
+    return { ...update, steps: [{ node: name, startedAt, ms: Math.round((performance.now() - t0) * 100) / 100, data: trace }] };
+  };
+}
+
+/**
+ * The query graph of seed 000 §7: listener → planner → candidate_search → facet_planner →
+ * narrowed_search → rerank_diversify → validator ⟲ (at most `maxLoops` times back to the planner)
+ * → answerer → memory_updater → observer. The observer runs last so the trace it stores holds
+ * every step, the memory update included.
+ */
+export function buildAgentGraph(deps: AgentDeps) {
+  const observer = async (s: AgentStateType): Promise<AgentUpdate> => {
+    const ctx = runContextOf(s);
+    const trace = traceOf(s, [{ node: 'observer', startedAt: new Date().toISOString(), ms: 0, data: { steps: s.steps.length } }]);
+    await deps.record(trace, ctx);
+    return {};
+  };
+  return new StateGraph(AgentState)
+    .addNode('listener', timed('listener', listener, deps))
+    .addNode('planner', timed('planner', planner, deps))
+    .addNode('candidate_search', timed('candidate_search', candidateSearch, deps))
+    .addNode('facet_planner', timed('facet_planner', facetPlanner, deps))
+    .addNode('narrowed_search', timed('narrowed_search', narrowedSearch, deps))
+    .addNode('rerank_diversify', timed('rerank_diversify', rerankDiversify, deps))
+    .addNode('validator', timed('validator', validator, deps))
+    .addNode('answerer', timed('answerer', answerer, deps))
+    .addNode('memory_updater', timed('memory_updater', memoryUpdater, deps))
+    .addNode('observer', observer)
+    .addEdge(START, 'listener')
+    .addEdge('listener', 'planner')
+    .addEdge('planner', 'candidate_search')
+    .addEdge('candidate_search', 'facet_planner')
+    .addEdge('facet_planner', 'narrowed_search')
+    .addEdge('narrowed_search', 'rerank_diversify')
+    .addEdge('rerank_diversify', 'validator')
+    .addConditionalEdges('validator', (s: AgentStateType) => (s.action ? 'planner' : 'answerer'), ['planner', 'answerer'])
+    .addEdge('answerer', 'memory_updater')
+    .addEdge('memory_updater', 'observer')
+    .addEdge('observer', END)
+    .compile();
+}
+
+export type AgentGraph = ReturnType<typeof buildAgentGraph>;
+
+/** Runs one question through the graph. */
+export async function runAgent(
+  graph: AgentGraph,
+  input: { runId: string; query: string; asOf?: string; alpha?: number },
+): Promise<AgentAnswer> {
+  const startedAt = new Date().toISOString();
+  const s = await graph.invoke(
+    { runId: input.runId, query: input.query, requestedAsOf: input.asOf ?? null, requestedAlpha: input.alpha ?? null, startedAt },
+    // Each loop passes 5 nodes; the limit is a backstop, the validator is what stops loops.
+    { recursionLimit: 40 },
+  );
+  return {
+    runId: input.runId,
+    text: s.text,
+    citations: s.citations,
+    dateQualifier: s.dateQualifier,
+    asOf: s.asOf || null,
+    validated: s.validated,
+    fallback: s.fallback,
+    loops: s.loops,
+    verdict: s.verdict,
+    reason: s.reason,
+    latencyMs: Date.now() - Date.parse(startedAt),
+  };
+}

@@ -1,0 +1,97 @@
+import { and, eq, temporalClamp, type Filter } from '../store/filter.ts';
+import type { AgentDeps, FacetName, FacetWeights } from './deps.ts';
+import type { AgentStateType, AgentUpdate } from './state.ts';
+
+/** What a node returns: its state change and what the trace should show of it (no document text). */
+export interface NodeResult {
+  update: AgentUpdate;
+  trace: Record<string, unknown>;
+}
+
+/** listener: normalise, detect language and "as of" date, light entities; embed the question. */
+export async function listener(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  const today = deps.today();
+  const u = deps.understand(s.query, today);
+  const asOf = s.requestedAsOf ?? u.asOf ?? today;
+  const queryVector = await deps.embed(u.text || u.normalised);
+  return {
+    update: { understanding: u, asOf, queryVector, searchText: u.text || u.normalised },
+    trace: { lang: u.lang, asOf, asOfFrom: s.requestedAsOf ? 'request' : u.asOf ? 'question' : 'today', entities: u.entities.length },
+  };
+}
+
+/** planner: intent, alpha and facet hypotheses; on a loop, applies the validator's action. */
+export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  const u = s.understanding;
+  if (!u) throw new Error('planner before listener');
+  const plan = s.plan ?? deps.plan(u);
+  if (!s.action) {
+    const alpha = s.requestedAlpha ?? plan.alpha;
+    return { update: { plan, alpha }, trace: { intent: plan.intent, alpha, hypotheses: plan.hypotheses } };
+  }
+  const update: AgentUpdate = { plan, loops: s.loops + 1, action: null };
+  if (s.action === 'RELAX') {
+    Object.assign(update, { branchFilter: null, branchLabel: null, relaxed: true, alpha: 0.5 });
+  } else if (s.action === 'PIVOT') {
+    // Lean the other way, and search the entities' spacing variants too.
+    const alpha = s.alpha >= 0.5 ? 0.25 : 0.75;
+    Object.assign(update, { alpha, searchText: [u.text, ...u.entities].join(' ') });
+  }
+  return { update, trace: { action: s.action, loop: s.loops + 1, alpha: update.alpha ?? s.alpha } };
+}
+
+function clampFor(s: AgentStateType): Filter {
+  return temporalClamp(s.asOf);
+}
+
+/** candidate_search: broad hybrid search under the time clamp (seed: limit≈300). */
+export async function candidateSearch(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  if (!s.queryVector) throw new Error('candidate_search before listener');
+  const candidates = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit });
+  return { update: { candidates, narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
+}
+
+/** The 1–3 facet sets worth trying: the strongest value of the strongest facets, and both together. */
+export function proposeBranches(weights: FacetWeights, hypotheses: { facet: FacetName; value: string }[]): { label: string; filter: Filter; weight: number }[] {
+  const tops = (Object.entries(weights) as [FacetName, Record<string, number>][])
+    .map(([facet, values]) => {
+      const [value, weight] = Object.entries(values).sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+      return { facet, value, weight };
+    })
+    .filter((t) => t.value)
+    .sort((a, b) => b.weight - a.weight || a.facet.localeCompare(b.facet));
+  const picks = [...hypotheses.map((h) => ({ ...h, weight: 1 })), ...tops].filter(
+    (p, i, all) => all.findIndex((q) => q.facet === p.facet) === i,
+  );
+  const branches = picks.slice(0, 2).map((p) => ({ label: `${p.facet}=${p.value}`, filter: eq(p.facet, p.value), weight: p.weight }));
+  const [a, b] = picks;
+  if (a && b) branches.push({ label: `${a.facet}=${a.value} & ${b.facet}=${b.value}`, filter: and(eq(a.facet, a.value), eq(b.facet, b.value)), weight: (a.weight + b.weight) / 2 });
+  return branches;
+}
+
+/** facet_planner: query-to-facet-value cosine → weights; proposes branches. */
+export async function facetPlanner(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  if (!s.queryVector) throw new Error('facet_planner before listener');
+  const weights = await deps.facetWeights(s.queryVector);
+  return { update: { weights }, trace: { weights } };
+}
+
+/**
+ * narrowed_search: counts every branch in parallel and searches the one whose candidate count
+ * falls in [branchMin, branchMax] (a DRILLDOWN takes the tightest branch that still leaves
+ * enough to rank). Without a fitting branch the broad candidates stand.
+ */
+export async function narrowedSearch(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+  if (!s.queryVector || !s.plan) throw new Error('narrowed_search before planner');
+  const { branchMin, branchMax, keep, stage3Limit } = deps.knobs;
+  if (s.relaxed) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace: { skipped: 'relaxed' } };
+  const branches = proposeBranches(s.weights, s.plan.hypotheses);
+  const counted = await Promise.all(branches.map(async (b) => ({ ...b, count: await deps.count(and(clampFor(s), b.filter)) })));
+  const fitting = counted.filter((b) => b.count >= branchMin && b.count <= branchMax).sort((a, b) => b.weight - a.weight);
+  const drill = s.action === 'DRILLDOWN' || s.loops > 0 ? counted.filter((b) => b.count >= Math.min(keep, branchMin)).sort((a, b) => a.count - b.count) : [];
+  const chosen = fitting[0] ?? drill[0] ?? null;
+  const trace = { branches: counted.map((b) => ({ label: b.label, count: b.count, weight: Math.round(b.weight * 1000) / 1000 })), chosen: chosen?.label ?? null };
+  if (!chosen) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace };
+  const narrowed = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: and(clampFor(s), chosen.filter), limit: stage3Limit });
+  return { update: { narrowed, branchFilter: chosen.filter, branchLabel: chosen.label }, trace: { ...trace, narrowed: narrowed.length } };
+}

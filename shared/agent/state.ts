@@ -1,0 +1,54 @@
+import { Annotation } from '@langchain/langgraph';
+import type { Filter } from '../store/filter.ts';
+import type { HybridHit } from '../store/vector-store.ts';
+import type { Citation } from './answer.ts';
+import type { FacetWeights, Plan, Ranked, Understanding } from './deps.ts';
+import type { TraceStep } from './trace.ts';
+
+export type ValidatorAction = 'DRILLDOWN' | 'RELAX' | 'PIVOT';
+
+const last = <T>(initial: T) => Annotation<T>({ reducer: (_old, next) => next, default: () => initial });
+
+/** The agent graph's state; every node returns the part it changes. */
+export const AgentState = Annotation.Root({
+  runId: Annotation<string>(),
+  query: Annotation<string>(),
+  /** From the request; wins over an "as of" phrase in the question. */
+  requestedAsOf: last<string | null>(null),
+  requestedAlpha: last<number | null>(null),
+  startedAt: Annotation<string>(),
+
+  understanding: last<Understanding | null>(null),
+  queryVector: last<Float32Array | null>(null),
+  /** The date the answer is valid at: the question's, or today. */
+  asOf: last<string>(''),
+  plan: last<Plan | null>(null),
+  alpha: last<number>(0.5),
+  searchText: last<string>(''),
+  branchFilter: last<Filter | null>(null),
+  branchLabel: last<string | null>(null),
+  /** After a RELAX, no narrowing is tried again. */
+  relaxed: last<boolean>(false),
+  action: last<ValidatorAction | null>(null),
+  loops: last<number>(0),
+
+  candidates: last<HybridHit[]>([]),
+  weights: last<FacetWeights>({}),
+  narrowed: last<HybridHit[] | null>(null),
+  ranked: last<Ranked[]>([]),
+
+  verdict: last<string>(''),
+  reason: last<string>(''),
+  confidence: last<number>(0),
+  validated: last<boolean>(false),
+  fallback: last<boolean>(false),
+
+  text: last<string>(''),
+  citations: last<Citation[]>([]),
+  dateQualifier: last<string | null>(null),
+
+  steps: Annotation<TraceStep[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
+
+export type AgentStateType = typeof AgentState.State;
+export type AgentUpdate = typeof AgentState.Update;

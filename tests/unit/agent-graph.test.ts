@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KNOBS, type AgentDeps, type Ranked } from '../../shared/agent/deps.ts';
+import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
+import { proposeBranches } from '../../shared/agent/search-nodes.ts';
+import type { Trace } from '../../shared/agent/trace.ts';
+import type { HybridHit } from '../../shared/store/vector-store.ts';
+
+function hit(i: number, opts: { validFrom?: string | null; validTo?: string | null } = {}): HybridHit {
+  return {
+    chunk: {
+      chunk_id: `00000000-0000-5000-8000-${String(i).padStart(12, '0')}`,
+      doc_id: `doc-${i % 3}`,
+      version: 'a'.repeat(64),
+      section: 'eligibility',
+      section_path: 'A > Eligibility',
+      body: `passage ${i}`,
+      embedding_text: `passage ${i}`,
+      page_start: 1,
+      page_end: 2,
+      chunk_index: i,
+      total_chunks: 50,
+      token_count: 10,
+      entities: [],
+      valid_from: opts.validFrom ?? null,
+      valid_to: opts.validTo ?? null,
+      doc_type: 'policy',
+      jurisdiction: 'US',
+      lang: 'en',
+      created_at: '2025-01-01T00:00:00.000Z',
+      updated_at: '2025-01-01T00:00:00.000Z',
+    },
+    score: 1 - i / 100,
+    keywordScore: 0.5,
+    vectorScore: 0.5,
+    bm25: 1,
+    cosine: 0.5,
+  };
+}
+
+/** Deterministic stand-ins: the graph's control flow is what is under test here. */
+function fakeDeps(opts: { grounding: (loop: number) => number; candidates: number; remembered?: string[]; traces?: Trace[] }): AgentDeps {
+  let searches = 0;
+  return {
+    knobs: { ...DEFAULT_KNOBS, confidenceThreshold: 0.6 },
+    today: () => '2026-11-22',
+    understand: (q) => ({ normalised: q, text: q, lang: 'en', asOf: null, entities: ['parental leave'] }),
+    plan: () => ({ intent: 'amount', alpha: 0.6, hypotheses: [] }),
+    embed: async () => Float32Array.of(1, 0),
+    hybrid: async (q) => {
+      searches += 1;
+      return Array.from({ length: Math.min(q.limit, opts.candidates) }, (_, i) => hit(i));
+    },
+    count: async () => 120,
+    facetWeights: async () => ({ section: { eligibility: 0.8 }, doc_type: { policy: 0.6 } }),
+    memory: async () => new Map(),
+    rank: async ({ candidates, keep }) =>
+      candidates.slice(0, keep).map((h, i): Ranked => ({
+        hit: h,
+        terms: { chunkId: h.chunk.chunk_id, content: h.score, rerank: opts.grounding(Math.floor(searches / 2)), prior: 0, memory: 0, mmrPenalty: 0, final: h.score, rankBefore: i, rankAfter: i },
+      })),
+    answer: async ({ ranked, asOf }) => ({
+      text: 'sixteen weeks [1]',
+      citations: ranked.slice(0, 1).map((r) => ({ n: 1, chunkId: r.terms.chunkId, docId: r.hit.chunk.doc_id, title: 'T', sectionPath: r.hit.chunk.section_path, pages: 'pp.1-2', validFrom: null, validTo: null })),
+      dateQualifier: `as of ${asOf}`,
+    }),
+    remember: async (ctx) => {
+      opts.remembered?.push(...ctx.citedChunkIds);
+    },
+    record: async (trace) => {
+      opts.traces?.push(trace);
+    },
+  };
+}
+
+describe('agent graph', () => {
+  it('a grounded question answers without looping, remembers its citations and traces every node', async () => {
+    const remembered: string[] = [];
+    const traces: Trace[] = [];
+    const graph = buildAgentGraph(fakeDeps({ grounding: () => 0.9, candidates: 400, remembered, traces }));
+    const a = await runAgent(graph, { runId: 'run-ok-0001', query: 'how many weeks of parental leave?' });
+    expect(a).toMatchObject({ validated: true, fallback: false, loops: 0, verdict: 'OK', dateQualifier: 'as of 2026-11-22', asOf: '2026-11-22' });
+    expect(remembered).toEqual([a.citations[0]!.chunkId]);
+    expect(traces[0]!.steps.map((s) => s.node)).toEqual([
+      'listener', 'planner', 'candidate_search', 'facet_planner', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer',
+    ]);
+    expect(JSON.stringify(traces[0])).not.toContain('how many weeks'); // the query is hashed, not stored
+    const narrowed = traces[0]!.steps.find((s) => s.node === 'narrowed_search')!.data;
+    expect(narrowed).toMatchObject({ chosen: 'section=eligibility' });
+  });
+
+  it('hard questions loop at most twice, then fall back and remember nothing', async () => {
+    const remembered: string[] = [];
+    const traces: Trace[] = [];
+    const graph = buildAgentGraph(fakeDeps({ grounding: () => 0.1, candidates: 400, remembered, traces }));
+    const a = await runAgent(graph, { runId: 'run-hard-001', query: 'something unanswerable' });
+    expect(a).toMatchObject({ validated: false, fallback: true, loops: 2, verdict: 'FALLBACK' });
+    expect(remembered).toEqual([]);
+    const validations = traces[0]!.steps.filter((s) => s.node === 'validator');
+    expect(validations).toHaveLength(3);
+    expect(validations.map((v) => v.data.next)).toEqual(['loop', 'loop', 'fallback']);
+  });
+
+  it('a loop can recover: weak first, grounded after a loop', async () => {
+    const graph = buildAgentGraph(fakeDeps({ grounding: (loop) => (loop < 2 ? 0.2 : 0.9), candidates: 50 }));
+    const a = await runAgent(graph, { runId: 'run-recover1', query: 'q' });
+    expect(a).toMatchObject({ validated: true, fallback: false, loops: 1 });
+  });
+
+  it('branches: the strongest facet values, hypotheses first, then both together', () => {
+    const b = proposeBranches({ section: { eligibility: 0.8, amounts: 0.3 }, doc_type: { law: 0.5 }, lang: { ko: 0.9 } }, [{ facet: 'doc_type', value: 'policy' }]);
+    expect(b.map((x) => x.label)).toEqual(['doc_type=policy', 'lang=ko', 'doc_type=policy & lang=ko']);
+    expect(proposeBranches({}, [])).toEqual([]);
+  });
+});

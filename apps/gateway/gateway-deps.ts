@@ -5,7 +5,7 @@ import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
 import { createRedis } from '../../workers/runtime/ports.ts';
 import { DIR_KEY_PREFIX, deleteSource } from '../watcher/local-watcher.ts';
-import type { GatewayDeps } from './server.ts';
+import type { GatewayDeps } from './types.ts';
 
 async function unlinkIfThere(file: string): Promise<void> {
   await unlink(file).catch((err: NodeJS.ErrnoException) => {

@@ -3,42 +3,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { QueueEvents } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
-import type { QueueClient } from '../../queues/queue-client.ts';
-import type { RunContextStore } from '../../shared/agent/run-context.ts';
-import type { TraceStore } from '../../shared/agent/trace.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
-import { authorise, requestKey, type ApiKeys, type Role } from './auth.ts';
+import { authorise, requestKey, type Role } from './auth.ts';
 import { toHttp } from './http-errors.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
+import type { GatewayDeps, GatewayOptions } from './types.ts';
 
-/** Everything the gateway talks to; it holds no state of its own. */
-export interface GatewayDeps {
-  redis: Redis;
-  /** A connection QueueEvents may block on (not shared with commands). */
-  eventsConnection: Redis;
-  prefix: string;
-  queues: QueueClient;
-  status: StatusStore;
-  traces: TraceStore;
-  runContexts: RunContextStore;
-  /** Turns feedback on a run into memory updates; false when there is nothing to update. */
-  recordFeedback(input: { runId: string; useful: string[]; verdict: 'useful' | 'not_useful' }): Promise<{ enqueued: boolean; chunks: number }>;
-  /** Deletes a registered document (its source file too, when it sits in the watched folder). */
-  deleteDocument(docId: string): Promise<boolean>;
-  watchDir: string;
-}
-
-export interface GatewayOptions {
-  keys: ApiKeys;
-  /** How long `POST /v1/query` waits for an answer before answering 202 with the run id. @defaultValue 10000 */
-  queryTimeoutMs: number;
-  /** Largest PDF `POST /v1/documents` accepts, in bytes. */
-  maxUploadBytes: number;
-  newRunId?: () => string;
-}
+export type { GatewayDeps, GatewayOptions } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

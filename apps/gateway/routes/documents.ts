@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DocId, docIdForSource, DocumentMeta } from '../../../shared/domain/index.ts';
 import { DIR_KEY_PREFIX } from '../../watcher/local-watcher.ts';
 import { HttpError } from '../http-errors.ts';
-import type { GatewayDeps, GatewayOptions } from '../server.ts';
+import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { parseOr400 } from '../validate.ts';
 
 /** A plain file name: no directories, no hidden files, ends in .pdf. */

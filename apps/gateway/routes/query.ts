@@ -5,7 +5,7 @@ import { agentRunQueue, RunId } from '../../../queues/agent.queues.ts';
 import { AgentAnswer } from '../../../shared/agent/answer.ts';
 import { IsoDate } from '../../../shared/domain/document.ts';
 import { HttpError } from '../http-errors.ts';
-import type { GatewayDeps, GatewayOptions } from '../server.ts';
+import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 
 export const QueryBody = z

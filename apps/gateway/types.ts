@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import type { QueueClient } from '../../queues/queue-client.ts';
+import type { RunContextStore } from '../../shared/agent/run-context.ts';
+import type { TraceStore } from '../../shared/agent/trace.ts';
+import type { StatusStore } from '../../shared/status/status-store.ts';
+import type { ApiKeys } from './auth.ts';
+
+/** Everything the gateway talks to; it holds no state of its own. */
+export interface GatewayDeps {
+  redis: Redis;
+  /** A connection QueueEvents may block on (not shared with commands). */
+  eventsConnection: Redis;
+  prefix: string;
+  queues: QueueClient;
+  status: StatusStore;
+  traces: TraceStore;
+  runContexts: RunContextStore;
+  /** Turns feedback on a run into memory updates; false when there is nothing to update. */
+  recordFeedback(input: { runId: string; useful: string[]; verdict: 'useful' | 'not_useful' }): Promise<{ enqueued: boolean; chunks: number }>;
+  /** Deletes a registered document (its source file too, when it sits in the watched folder). */
+  deleteDocument(docId: string): Promise<boolean>;
+  watchDir: string;
+}
+
+export interface GatewayOptions {
+  keys: ApiKeys;
+  /** How long `POST /v1/query` waits for an answer before answering 202 with the run id. @defaultValue 10000 */
+  queryTimeoutMs: number;
+  /** Largest PDF `POST /v1/documents` accepts, in bytes. */
+  maxUploadBytes: number;
+  newRunId?: () => string;
+}
+

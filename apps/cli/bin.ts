@@ -1,7 +1,9 @@
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.ts';
+import { facetsCommands } from './commands/facets.ts';
 import { ingestCommands } from './commands/ingest.ts';
 import { jobsCommands } from './commands/jobs.ts';
+import { memoryCommands } from './commands/memory.ts';
 import { runCommands } from './commands/run.ts';
 import { searchCommand } from './commands/search.ts';
 import { statusCommand } from './commands/status.ts';
@@ -13,5 +15,7 @@ statusCommand(program);
 searchCommand(program);
 runCommands(program);
 demoCommand(program);
+facetsCommands(program);
+memoryCommands(program);
 
 await program.parseAsync(process.argv);

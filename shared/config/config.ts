@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PermanentError } from '../errors.ts';
+import { WEEK_MS } from '../memory/chunk-stats.ts';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
@@ -48,12 +49,48 @@ export const ConfigSchema = z.object({
   WORKER_CONCURRENCY: int(1, 256).default(2),
   /** BullMQ lock duration: a job whose worker stops renewing it for this long is retried. @defaultValue 30000 */
   WORKER_LOCK_MS: int(1000, 600_000).default(30_000),
+  /** After an upsert, facet-value vectors are rebuilt this long after the first request; requests meanwhile join it. @defaultValue 5000 */
+  FACET_REBUILD_DEBOUNCE_MS: int(100, 3_600_000).default(5000),
   /** Port of the worker health endpoint (/healthz, /readyz); 0 turns it off. @defaultValue 0 */
   HEALTH_PORT: int(0, 65_535).default(0),
   /** Log level. @defaultValue info */
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Watch the folder by polling (network filesystems, containers). @defaultValue false */
   WATCH_POLL: bool.default(false),
+  /** Half-life of a chunk's memory utility in weeks (4–8): a helpful answer counts half after this long. @defaultValue 6 */
+  MEMORY_HALF_LIFE_WEEKS: z.coerce.number().min(4).max(8).default(6),
+  /** The weekly decay drops a chunk's memory when its utility is below this and it has had no win for 13 weeks; 0 keeps all. @defaultValue 0.05 */
+  MEMORY_PRUNE_BELOW: z.coerce.number().min(0).max(1).default(0.05),
+  /** Gateway listen address; without API keys it must stay on loopback. @defaultValue 127.0.0.1 */
+  GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Gateway port. @defaultValue 8080 */
+  GATEWAY_PORT: int(0, 65_535).default(8080),
+  /** Comma-separated API keys that may query, read runs and give feedback. */
+  QUARRY_API_KEYS: z.string().default(''),
+  /** Comma-separated API keys that may also upload/delete documents and read traces. */
+  QUARRY_ADMIN_KEYS: z.string().default(''),
+  /** How long POST /v1/query waits for an answer before replying 202 with the run id. @defaultValue 10000 */
+  QUERY_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** Largest PDF POST /v1/documents accepts. @defaultValue 104857600 */
+  MAX_UPLOAD_BYTES: int(1, 2 ** 31).default(100 * 1024 * 1024),
+  /** How long run traces (and what feedback needs of a run) are kept. @defaultValue 604800 (7 days) */
+  TRACE_TTL_SECONDS: int(60, 90 * 24 * 3600).default(7 * 24 * 3600),
+  /** Reranker: `lexical` (no server) or an HTTP cross-encoder speaking the TEI, Cohere or Jina /rerank shape. @defaultValue lexical */
+  RERANKER: z.enum(['lexical', 'tei', 'cohere', 'jina']).default('lexical'),
+  /** URL of the /rerank endpoint for RERANKER=tei|cohere|jina. */
+  RERANKER_URL: z.string().url().optional(),
+  /** Model name sent to the reranker (Cohere, Jina). */
+  RERANKER_MODEL: z.string().optional(),
+  /** API key for the reranker. */
+  RERANKER_API_KEY: z.string().optional(),
+  /** Answer writer: `none` (extractive, with citations) or `openai` (any OpenAI-compatible chat endpoint). @defaultValue none */
+  LLM: z.enum(['none', 'openai']).default('none'),
+  /** Chat model for LLM=openai. @defaultValue gpt-4o-mini */
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** Base URL of the chat endpoint (OpenAI, Ollama, vLLM). */
+  LLM_BASE_URL: z.string().url().optional(),
+  /** API key of the chat endpoint. */
+  LLM_API_KEY: z.string().optional(),
 });
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -78,9 +115,16 @@ export interface Config {
   };
   extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number };
   worker: { concurrency: number; lockMs: number; healthPort: number };
+  facets: { rebuildDebounceMs: number };
   logLevel: RawConfig['LOG_LEVEL'];
   watchPoll: boolean;
+  memory: { halfLifeMs: number; pruneBelow: number };
+  gateway: { host: string; port: number; apiKeys: string[]; adminKeys: string[]; queryTimeoutMs: number; maxUploadBytes: number; traceTtlSeconds: number };
+  reranker: { kind: RawConfig['RERANKER']; url?: string; model?: string; apiKey?: string };
+  llm: { provider: RawConfig['LLM']; model: string; baseUrl?: string; apiKey?: string };
 }
+
+const keyList = (raw: string) => raw.split(',').map((k) => k.trim()).filter(Boolean);
 
 /** Thrown at start-up; the message names every bad variable. */
 export class ConfigError extends PermanentError {
@@ -108,6 +152,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   if (c.EMBEDDER === 'openai' && !c.EMBED_BASE_URL && !c.EMBED_API_KEY) {
     problems.push('EMBED_API_KEY: required when EMBEDDER=openai talks to api.openai.com (or set EMBED_BASE_URL)');
   }
+  if (c.RERANKER !== 'lexical' && !c.RERANKER_URL) problems.push(`RERANKER_URL: required when RERANKER=${c.RERANKER}`);
+  if (c.LLM === 'openai' && !c.LLM_BASE_URL && !c.LLM_API_KEY) problems.push('LLM_API_KEY: required when LLM=openai talks to api.openai.com (or set LLM_BASE_URL)');
   if (problems.length) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, c.QUARRY_DATA_DIR);
   return {
@@ -134,7 +180,20 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       maxHeapMb: c.EXTRACT_MAX_HEAP_MB,
     },
     worker: { concurrency: c.WORKER_CONCURRENCY, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT },
+    facets: { rebuildDebounceMs: c.FACET_REBUILD_DEBOUNCE_MS },
     logLevel: c.LOG_LEVEL,
     watchPoll: c.WATCH_POLL,
+    memory: { halfLifeMs: Math.round(c.MEMORY_HALF_LIFE_WEEKS * WEEK_MS), pruneBelow: c.MEMORY_PRUNE_BELOW },
+    gateway: {
+      host: c.GATEWAY_HOST,
+      port: c.GATEWAY_PORT,
+      apiKeys: keyList(c.QUARRY_API_KEYS),
+      adminKeys: keyList(c.QUARRY_ADMIN_KEYS),
+      queryTimeoutMs: c.QUERY_TIMEOUT_MS,
+      maxUploadBytes: c.MAX_UPLOAD_BYTES,
+      traceTtlSeconds: c.TRACE_TTL_SECONDS,
+    },
+    reranker: { kind: c.RERANKER, url: c.RERANKER_URL, model: c.RERANKER_MODEL, apiKey: c.RERANKER_API_KEY },
+    llm: { provider: c.LLM, model: c.LLM_MODEL, baseUrl: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY },
   };
 }

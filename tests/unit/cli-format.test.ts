@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentProgress, formatStatuses, progressBar } from '../../apps/cli/format.ts';
 import { parseStages } from '../../apps/cli/commands/run.ts';
+import { WORKER_NAMES } from '../../workers/index.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 
 const base: DocStatus = {
@@ -44,7 +45,11 @@ describe('cli formatting', () => {
 
   it('parses --only and names unknown stages', () => {
     expect(parseStages('extract, chunk')).toEqual(['extract', 'chunk']);
-    expect(parseStages(undefined)).toHaveLength(7);
+    // Every worker: the seven ingest stages first, then the others (memory, facets, …).
+    expect(parseStages(undefined)).toEqual([...WORKER_NAMES]);
+    expect(parseStages(undefined).slice(0, 7)).toEqual(['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert', 'delete']);
+    expect(parseStages(undefined)).toEqual(expect.arrayContaining(['memory-update', 'memory-decay']));
+    expect(parseStages('memory-update,memory-decay')).toEqual(['memory-update', 'memory-decay']);
     expect(() => parseStages('extract,ocr')).toThrow(/unknown stage\(s\): ocr; known: extract,/);
   });
 });

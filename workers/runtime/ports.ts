@@ -7,6 +7,7 @@ import { createEmbedder } from '../../shared/embed/index.ts';
 import type { Embedder } from '../../shared/embed/embedder.ts';
 import type { EmbeddingCache } from '../../shared/embed/embedding-cache.ts';
 import { createRedisEmbeddingCache } from '../../shared/embed/redis-cache.ts';
+import { createRedisMemoryStore, type MemoryStore } from '../../shared/memory/memory-store.ts';
 import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
 import { createStatusStore, type StatusStore } from '../../shared/status/status-store.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
@@ -24,6 +25,8 @@ export interface Ports {
   status: StatusStore;
   /** PDF extraction threads, started on first use. */
   extractor: PdfExtractor;
+  /** Per-chunk memory (ChunkStats) in the same Redis. */
+  memory: MemoryStore;
 }
 
 /** A Redis client as BullMQ wants it: commands wait through reconnects instead of failing. */
@@ -53,6 +56,7 @@ export async function createPorts(config: Config): Promise<Ports & { close(): Pr
       timeoutMs: config.extract.timeoutMs,
       maxHeapMb: config.extract.maxHeapMb,
     }),
+    memory: createRedisMemoryStore(redis, config.prefix, { halfLifeMs: config.memory.halfLifeMs }),
   };
   return {
     ...ports,

@@ -23,13 +23,18 @@ export interface StageWorkerDefinition<P extends z.ZodType = z.ZodType, R extend
   readonly handler: StageHandler<P, R>;
   /** Jobs run at once per process, from the configured WORKER_CONCURRENCY (the default is that value). */
   readonly concurrency?: (configured: number) => number;
+  /**
+   * Run once when the worker starts (e.g. upserting a job scheduler); must be idempotent, since
+   * every process running this worker calls it.
+   */
+  readonly onStart?: (ports: Ports) => Promise<void>;
 }
 
 /** Pairs a queue with its processor; `workers/runtime` turns it into a bullmq Worker. */
 export function defineStageWorker<P extends z.ZodType, R extends z.ZodType>(
   queue: QueueDefinition<P, R>,
   handler: StageHandler<P, R>,
-  opts: { concurrency?: (configured: number) => number } = {},
+  opts: { concurrency?: (configured: number) => number; onStart?: (ports: Ports) => Promise<void> } = {},
 ): StageWorkerDefinition<P, R> {
-  return { queue, handler, concurrency: opts.concurrency };
+  return { queue, handler, concurrency: opts.concurrency, onStart: opts.onStart };
 }

@@ -7,6 +7,11 @@ import type { StageWorkerDefinition } from './stage-worker.ts';
 
 export interface WorkerGroup {
   readonly names: string[];
+  /**
+   * Settles once every worker's `onStart` hook has run; rejects with the first failure (each is
+   * also logged, so not awaiting it loses nothing).
+   */
+  readonly ready: Promise<void>;
   /** True while every worker is running (for readiness). */
   isRunning(): boolean;
   /**
@@ -107,9 +112,23 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
     return worker;
   });
 
+  const ready = Promise.all(
+    defs.map(async (def) => {
+      try {
+        await def.onStart?.(ports);
+      } catch (err) {
+        log.error('worker start hook failed', { queue: def.queue.name, ...describeError(err) });
+        throw err;
+      }
+    }),
+  ).then(() => undefined);
+  // Logged above; the rejection stays observable to whoever awaits `ready`.
+  ready.catch(() => undefined);
+
   let closing = false;
   return {
     names: defs.map((d) => d.queue.name),
+    ready,
     isRunning: () => !closing && workers.every((w) => w.isRunning()),
     async close(graceMs = 25_000) {
       closing = true;

@@ -1,18 +1,17 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { STAGE_NAMES, type StageName } from '../../../queues/ingest.queues.ts';
-import { INGEST_WORKERS } from '../../../workers/index.ts';
+import { ALL_WORKERS, WORKER_NAMES, type WorkerName } from '../../../workers/index.ts';
 import { appConfig, reportFailure } from '../app.ts';
 import { ensureRedis } from '../local-redis.ts';
 import { startService, stopOnSignals } from '../service.ts';
 
-/** `--only extract,chunk` → those stages; unknown names are an error that lists the known ones. */
-export function parseStages(only: string | undefined): StageName[] {
-  if (!only) return [...STAGE_NAMES];
+/** `--only extract,chunk` → those workers (ingest stages and memory workers); unknown names are an error that lists the known ones. */
+export function parseStages(only: string | undefined): WorkerName[] {
+  if (!only) return [...WORKER_NAMES];
   const names = only.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !(STAGE_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new Error(`unknown stage(s): ${unknown.join(', ')}; known: ${STAGE_NAMES.join(', ')}`);
-  return names as StageName[];
+  const unknown = names.filter((n) => !(WORKER_NAMES as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`unknown stage(s): ${unknown.join(', ')}; known: ${WORKER_NAMES.join(', ')}`);
+  return names as WorkerName[];
 }
 
 export function runCommands(program: Command): void {
@@ -24,7 +23,7 @@ export function runCommands(program: Command): void {
         const config = appConfig();
         const redis = await ensureRedis(config.redisUrl, path.join(config.dataDir, 'redis'));
         if (redis.started) process.stderr.write(`started a local redis-server at ${redis.url} (no persistence)\n`);
-        const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(INGEST_WORKERS), watch: true });
+        const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(ALL_WORKERS), watch: true });
         service.log.info('quarry dev running', { watchDir: config.watchDir, dataDir: config.dataDir });
         stopOnSignals(service, service.log, async () => redis.started?.stop());
       } catch (err) {
@@ -37,12 +36,12 @@ export function runCommands(program: Command): void {
     .description('stage workers')
     .command('start')
     .description('run stage workers in this process (one Kubernetes Deployment each, or all together)')
-    .option('--only <stages>', `comma-separated: ${STAGE_NAMES.join(',')}`)
+    .option('--only <stages>', `comma-separated: ${WORKER_NAMES.join(',')}`)
     .action(async (o: { only?: string }) => {
       try {
         const config = appConfig();
         const stages = parseStages(o.only);
-        const service = await startService(config, { workers: stages.map((s) => INGEST_WORKERS[s]), watch: false });
+        const service = await startService(config, { workers: stages.map((s) => ALL_WORKERS[s]), watch: false });
         service.log.info('workers running', { stages });
         stopOnSignals(service, service.log);
       } catch (err) {

@@ -1,0 +1,12 @@
+import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
+import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { memoryUpdateStage } from './memory-update.stage.ts';
+
+/** Applies a validated run's outcomes to chunk memory, once per (run, chunk) however often it runs. */
+export const memoryUpdateWorker = defineStageWorker(memoryUpdateQueue, async (payload, { memory, log }) => {
+  const outcomes = memoryUpdateStage(payload);
+  const deltas = await memory.applyOutcomes(outcomes, { runId: payload.runId });
+  const applied = deltas.filter((d) => d.applied).length;
+  log.info('memory updated', { runId: payload.runId, applied, skipped: deltas.length - applied });
+  return { applied, skipped: deltas.length - applied, deltas };
+});

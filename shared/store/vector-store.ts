@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { EnrichedChunk } from '../domain/chunk.ts';
 import type { DocumentRecord } from '../domain/document.ts';
-import type { Filter } from './filter.ts';
+import type { FacetName, FacetValueVector } from './facet-values.ts';
+import type { Filter, FilterField } from './filter.ts';
 
 export type { Filter } from './filter.ts';
+export * from './facet-values.ts';
 
 /** ISO 8601 instant, e.g. `2025-01-31T09:00:00.000Z`. */
 const Instant = z.iso.datetime({ offset: true });
@@ -63,6 +65,26 @@ export interface AggregateBucket {
   count: number;
 }
 
+type Assert<T extends true> = T;
+/**
+ * Compile-time guard: every facet stays filterable and aggregatable, so a weighted facet value
+ * can always become a narrowed search and a candidate count.
+ */
+export type FacetNamesAreChunkFields = Assert<FacetName extends FilterField & AggregateField ? true : false>;
+
+/** Chunk fields {@link VectorStore.scanChunks} may project: everything but the vector. */
+export type ChunkField = keyof StoredChunkWithoutVector;
+
+/** A projected scan over chunks. */
+export interface ScanQuery<F extends ChunkField> {
+  /** Fields each row carries. A scan reads every match, so ask only for what you need. */
+  fields: readonly F[];
+  filter?: Filter;
+}
+
+/** One row of a scan: exactly the asked fields. */
+export type ScannedChunk<F extends ChunkField> = Pick<StoredChunkWithoutVector, F>;
+
 /**
  * The vector-store port (seed 000 §3, ARCHITECTURE §2). Takes vectors, never text to embed.
  * Every adapter passes `tests/contract/vector-store.contract.ts`.
@@ -74,7 +96,8 @@ export interface AggregateBucket {
  */
 export interface VectorStore {
   /**
-   * Creates the Document and Chunk collections and their indexes if missing. Idempotent.
+   * Creates the Document, Chunk and FacetValueVector collections and their indexes if missing
+   * (a store made before a collection existed gains it here). Idempotent.
    * @throws PermanentError `DIMENSION_MISMATCH` when the store exists with another dimension.
    */
   ensureSchema(opts: { dimension: number }): Promise<void>;
@@ -102,6 +125,36 @@ export interface VectorStore {
   countChunks(filter?: Filter): Promise<number>;
   /** Ids and versions of a document's chunks, sorted by chunk_id. */
   listChunkIds(docId: string): Promise<{ chunk_id: string; version: string }[]>;
+  /**
+   * Every chunk matching `filter`, projected to `fields`, in no particular order, streamed so
+   * memory stays flat whatever the corpus size (the facet builder samples from it). Leaving the
+   * loop early releases the scan. Before `ensureSchema` it yields nothing.
+   * @throws PermanentError `INVALID_PAYLOAD` for a malformed filter or an unknown field.
+   */
+  scanChunks<F extends ChunkField>(q: ScanQuery<F>): AsyncIterable<ScannedChunk<F>>;
+  /**
+   * Inserts or replaces facet-value vectors by (`facet`, `value`); the last row of a pair wins
+   * inside one call. The FacetValueVector collection is created by `ensureSchema`.
+   * @throws PermanentError `STORE_REJECTED` before `ensureSchema` or for a malformed row.
+   * @throws PermanentError `DIMENSION_MISMATCH` for a vector of the wrong length.
+   */
+  upsertFacetValues(rows: FacetValueVector[]): Promise<void>;
+  /**
+   * Makes `rows` the complete set of `facet`'s values: upserts them first, then deletes every
+   * other value of that facet (values whose chunks are all gone), so a reader never sees the
+   * facet empty. Rows of another facet are refused; other facets are untouched.
+   * @throws PermanentError `STORE_REJECTED` before `ensureSchema`, for a malformed row or one
+   *   of another facet.
+   * @throws PermanentError `DIMENSION_MISMATCH` for a vector of the wrong length.
+   * @throws PermanentError `INVALID_PAYLOAD` for an unknown facet.
+   */
+  replaceFacetValues(facet: FacetName, rows: FacetValueVector[]): Promise<{ deleted: number }>;
+  /**
+   * Facet-value vectors of one facet (or all), sorted by facet then value, vectors included.
+   * Before `ensureSchema` (or any rebuild) the list is empty.
+   * @throws PermanentError `INVALID_PAYLOAD` for an unknown facet.
+   */
+  listFacetValues(facet?: FacetName): Promise<FacetValueVector[]>;
   /** Releases files and handles; the store is unusable afterwards. */
   close(): Promise<void>;
 }

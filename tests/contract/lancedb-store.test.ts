@@ -7,6 +7,7 @@ import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/lancedb/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
+import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { CHUNKS_TABLE, FTS_INDEX } from '../../shared/store/lancedb/schema.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
@@ -114,6 +115,29 @@ describe('lancedb adapter specifics', () => {
     expect(await reopened.dimension()).toBe(DIM);
     expect(await reopened.countChunks(eq('section', 'b2'))).toBe(10);
     await reopened.close();
+  });
+
+  it('a store made before facet_values existed gains it on ensureSchema; other instances see facet writes', async () => {
+    const dir = tempDir();
+    const old = await createLanceDbStore({ dir });
+    await old.ensureSchema({ dimension: DIM });
+    await old.upsertChunks(Object.values(corpus()));
+    await old.close();
+    const db = await lancedb.connect(dir);
+    await db.dropTable(FACET_VALUES_TABLE);
+    db.close();
+
+    const a = await createLanceDbStore({ dir });
+    const b = await createLanceDbStore({ dir });
+    expect(await a.listFacetValues()).toEqual([]);
+    const row = { facet: 'lang' as const, value: 'ko', aliases: [], description: 'd', sample_count: 3, updated_at: '2025-01-01T00:00:00.000Z', vector: [0, 1, 0, 0] };
+    expect(await a.upsertFacetValues([row]).catch((e: unknown) => (e as PermanentError).code)).toBe('STORE_REJECTED');
+    await a.ensureSchema({ dimension: DIM });
+    await a.upsertFacetValues([row]);
+    expect((await b.listFacetValues('lang')).map((r) => r.value)).toEqual(['ko']);
+    expect(await b.countChunks()).toBe(6);
+    await a.close();
+    await b.close();
   });
 
   it('a closed store refuses work', async () => {

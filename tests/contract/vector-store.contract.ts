@@ -4,6 +4,7 @@ import {
   and, containsAny, eq, isIn, isNull, or, range, temporalClamp, type Filter,
 } from '../../shared/store/filter.ts';
 import type { HybridHit, StoredChunk, VectorStore } from '../../shared/store/vector-store.ts';
+import { runFacetValuesContract } from './facet-values.contract.ts';
 import { DIM, DOC_A, DOC_B, VERSION, corpus, cosine, documents, makeChunk } from './store-fixtures.ts';
 
 type Corpus = ReturnType<typeof corpus>;
@@ -321,5 +322,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         await rejectsWith(store.hybrid({ text, vector, alpha: 0.5, limit: 0 }), 'INVALID_PAYLOAD');
       });
     });
+
+    runFacetValuesContract(makeStore);
   });
 }

@@ -1,3 +1,4 @@
+import { requestFacetRebuild } from '../../queues/facets.queues.ts';
 import { upsertQueue } from '../../queues/ingest.queues.ts';
 import { EmbeddingsMeta, EnrichedArtifact } from '../../shared/domain/index.ts';
 import { unpackVectors } from '../../shared/embed/vector-file.ts';
@@ -35,6 +36,7 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
     return { upsertedChunks: rows.length, deletedStaleChunks: deletedChunks };
   });
   if (!outcome) return { upsertedChunks: 0, deletedStaleChunks: 0, superseded: true };
+  await requestFacetRebuild(ctx.queues, { debounceMs: ctx.config.facets.rebuildDebounceMs }); // facet values follow the chunks
   await ctx.artifacts.deleteDoc(docId, { exceptVersion: version });
   return { ...outcome, superseded: false };
 }, { concurrency: (configured) => configured * UPSERT_CONCURRENCY_FACTOR });

@@ -13,6 +13,8 @@ import {
   type StoredChunk,
   type VectorStore,
 } from '../vector-store.ts';
+import { checkScanFields, scanChunkTable } from './chunk-scan.ts';
+import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
 import { hybridSearch } from './hybrid-search.ts';
 import {
@@ -189,7 +191,11 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     }
   }
 
+  const facetOps = createFacetTableOps({ openTable, lock, guarded, checkVector, optimize: optimizeNow });
+
   return {
+    ...facetOps,
+
     async ensureSchema({ dimension }) {
       if (!Number.isInteger(dimension) || dimension < 1) {
         throw new PermanentError('INVALID_CONFIG', `vector dimension must be a positive integer, got ${dimension}`);
@@ -205,6 +211,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
             await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
           }
           if (!(await openTable(DOCUMENTS_TABLE))) await createTable(DOCUMENTS_TABLE, documentsSchema);
+          await ensureFacetTable(openTable, createTable, dimension);
         }),
       );
     },
@@ -357,6 +364,13 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
           .map((r) => ({ chunk_id: String(r.chunk_id), version: String(r.version) }))
           .sort((a, b) => (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0));
       });
+    },
+
+    async *scanChunks(q) {
+      checkScanFields(q.fields);
+      const sql = where(q.filter);
+      const table = await guarded('scanChunks', () => openTable(CHUNKS_TABLE));
+      if (table) yield* scanChunkTable(table, q, sql);
     },
 
     async optimize() {

@@ -74,17 +74,19 @@ function epochMs(cell: unknown): number | null {
   return Number(cell);
 }
 
-function isoDay(cell: unknown): string | null {
+/** A date32 cell as `YYYY-MM-DD`, or null. */
+export function isoDay(cell: unknown): string | null {
   const ms = epochMs(cell);
   return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
 }
 
-function isoInstant(cell: unknown): string {
+/** A timestamp cell as an ISO 8601 instant (the epoch for a missing cell). */
+export function isoInstant(cell: unknown): string {
   return new Date(epochMs(cell) ?? 0).toISOString();
 }
 
 /** An Arrow list cell (a Vector, or already an array) as a plain string array. */
-function stringList(cell: unknown): string[] {
+export function stringList(cell: unknown): string[] {
   if (cell === null || cell === undefined) return [];
   if (Array.isArray(cell)) return cell.map(String);
   const iterable = cell as Iterable<unknown>;

@@ -1,0 +1,61 @@
+import type { Table } from '@lancedb/lancedb';
+import { PermanentError } from '../../errors.ts';
+import type { ChunkField, ScanQuery, ScannedChunk } from '../vector-store.ts';
+import { CHUNK_COLUMNS, isoDay, isoInstant, stringList } from './schema.ts';
+import { classifyStoreError } from './write-guard.ts';
+
+type Cell = (cell: unknown) => unknown;
+
+const text: Cell = (c) => String(c);
+const int: Cell = (c) => Number(c);
+
+/**
+ * How each projectable column comes back in the port's shape. A `Record` over every
+ * {@link ChunkField}, so a field added to the chunk type without a converter fails to compile.
+ */
+const CONVERT: Record<ChunkField, Cell> = {
+  chunk_id: text, doc_id: text, version: text, section: text, section_path: text, body: text, embedding_text: text,
+  page_start: int, page_end: int, chunk_index: int, total_chunks: int, token_count: int,
+  entities: stringList, valid_from: isoDay, valid_to: isoDay,
+  doc_type: text, jurisdiction: text, lang: text, created_at: isoInstant, updated_at: isoInstant,
+};
+
+/**
+ * Checks a projection before any I/O: field names reach LanceDB as column names, so only names
+ * of the closed chunk-column list pass.
+ * @throws PermanentError `INVALID_PAYLOAD` for an empty list or an unknown field.
+ */
+export function checkScanFields(fields: readonly string[]): void {
+  if (fields.length === 0) throw new PermanentError('INVALID_PAYLOAD', 'scanChunks needs at least one field');
+  const known: readonly string[] = CHUNK_COLUMNS;
+  const unknown = fields.filter((f) => !known.includes(f));
+  if (unknown.length) throw new PermanentError('INVALID_PAYLOAD', `scanChunks cannot project ${unknown.join(', ')}`);
+}
+
+/**
+ * Streams the chunks table batch by batch, projected to `q.fields`, under the SQL `where`.
+ * Rows are built from column vectors (not row proxies), so a scan over a large table costs one
+ * small object per row and only the asked columns are read from disk.
+ * @throws RetryableError `STORE_UNAVAILABLE` / PermanentError `STORE_REJECTED` from LanceDB.
+ */
+export async function* scanChunkTable<F extends ChunkField>(
+  table: Table,
+  q: ScanQuery<F>,
+  where: string | undefined,
+): AsyncGenerator<ScannedChunk<F>> {
+  const fields = [...new Set(q.fields)];
+  let query = table.query().select([...fields]);
+  if (where) query = query.where(where);
+  try {
+    for await (const batch of query) {
+      const columns = fields.map((f) => ({ field: f, convert: CONVERT[f], column: batch.getChild(f) }));
+      for (let i = 0; i < batch.numRows; i++) {
+        const row: Partial<Record<ChunkField, unknown>> = {};
+        for (const { field, convert, column } of columns) row[field] = convert(column?.get(i));
+        yield row as ScannedChunk<F>;
+      }
+    }
+  } catch (err) {
+    throw classifyStoreError(err, 'scanChunks');
+  }
+}

@@ -1,0 +1,52 @@
+/** Language models: the Llm port, its OpenAI-compatible adapter, the prompt and the extractive answerer. */
+import { PermanentError } from '../errors.ts';
+import type { Llm } from './llm.ts';
+import { createOpenAiChatLlm } from './openai-chat-llm.ts';
+
+export { LLM_UNAVAILABLE_CODE, type ChatMessage, type CompleteOptions, type Llm } from './llm.ts';
+export { createOpenAiChatLlm, type OpenAiChatLlmOptions } from './openai-chat-llm.ts';
+export { buildAnswerPrompt, citationNumbers, encodeData, PASSAGES_CLOSE, PASSAGES_OPEN, type AnswerPromptOptions } from './answer-prompt.ts';
+export {
+  composeExtractiveAnswer,
+  formatDateQualifier,
+  type AnswerChunk,
+  type Citation,
+  type ExtractiveAnswer,
+  type ExtractiveAnswerInput,
+} from './extractive-answer.ts';
+
+/** LLM settings as they appear in Quarry's config. */
+export type LlmConfig =
+  | { provider: 'none' }
+  | {
+      provider: 'openai';
+      model: string;
+      baseUrl?: string;
+      apiKey?: string;
+      /** @defaultValue 60000 */
+      timeoutMs?: number;
+    };
+
+/**
+ * The Llm named by `config.provider`, or null for `none` (rules planner/validator and the
+ * extractive answerer: the embedded default needs no model).
+ *
+ * @throws PermanentError `INVALID_CONFIG` for an unknown provider or a missing model.
+ */
+export function createLlm(config: LlmConfig): Llm | null {
+  switch (config.provider) {
+    case 'none':
+      return null;
+    case 'openai':
+      return createOpenAiChatLlm({
+        model: config.model,
+        ...(config.baseUrl !== undefined ? { baseURL: config.baseUrl } : {}),
+        ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+      });
+    default: {
+      const provider: never = config;
+      throw new PermanentError('INVALID_CONFIG', `unknown llm provider ${JSON.stringify(provider)}`);
+    }
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * Query-term matching without an index or a model, shared by the lexical reranker and the
+ * extractive answerer. Korean is matched spacing-insensitively: both sides drop the spaces inside
+ * Hangul runs and Hangul is compared by syllable bigrams, so "출산 장려금" and "출산장려금" are the
+ * same query and match the same passages (seed 000 §9.6). Latin words are matched as whole words
+ * with a light plural fold ("leaves" = "leave").
+ */
+import { isNounLike, stripParticle } from '../enrich/korean.ts';
+
+/** One thing a passage may contain: a Latin word stem, a Hangul bigram, or an exact reference. */
+export interface MatchUnit {
+  /** The stem, bigram or reference, in {@link matchForm}. */
+  key: string;
+  kind: 'word' | 'gram' | 'exact';
+}
+
+/** A query prepared for matching. */
+export interface QueryAnalysis {
+  /** Distinct units, in query order. */
+  units: MatchUnit[];
+  /** Content words in query order: Latin words as written (lower case) and Korean stems. */
+  words: string[];
+  /** Content of the query in {@link matchForm} (stopwords dropped); '' when nothing is left. */
+  core: string;
+  /** Quoted segments in {@link matchForm}: each must appear verbatim for the phrase credit. */
+  quoted: string[];
+  /** Adjacent Latin content-word pairs ("parental leave"), for partial phrase credit. */
+  pairs: string[];
+}
+
+/** Per-text outcome of {@link lexicalScores}; every field in [0, 1]. */
+export interface LexicalScore {
+  score: number;
+  /** idf-weighted share of query units the text contains. */
+  coverage: number;
+  /** How tightly the matched units sit together (1 = as close as in the query). */
+  proximity: number;
+  /** Quoted segments found, or the whole query core found verbatim. */
+  phrase: number;
+}
+
+/** Weights of the three parts of a lexical score; they sum to 1 so the score stays in [0, 1]. */
+export const LEXICAL_WEIGHTS = { coverage: 0.6, proximity: 0.25, phrase: 0.15 } as const;
+
+const HANGUL = /[\uAC00-\uD7A3]/;
+/** Latin (and other non-Hangul) letter/digit runs. */
+const OTHER_RUN = /[^\s\uAC00-\uD7A3]+/g;
+
+/** English function words and question words: they say nothing about which passage answers. */
+const EN_STOPWORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'about', 'as', 'into', 'than', 'then',
+  'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'done', 'have', 'has', 'had', 'can', 'could', 'will', 'would',
+  'shall', 'should', 'may', 'might', 'must', 'i', 'me', 'my', 'we', 'our', 'you', 'your', 'he', 'she', 'it', 'its', 'they', 'them', 'their',
+  'this', 'that', 'these', 'those', 'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'much', 'many', 'any', 'some',
+  'there', 'here', 'if', 'so', 'not', 'no', 'get', 'gets', 'got', 'please', 'tell', 'know', 'want', 'need', 'way', 'also', 'just', 'all',
+]);
+
+/** Korean question and filler words that {@link isNounLike} still accepts as nouns. */
+const KO_QUERY_STOPWORDS = new Set(['누가', '누구', '무엇', '뭐', '무슨', '어떤', '어느', '몇', '얼마', '얼마나', '어디', '언제', '어떻게', '알려', '궁금']);
+
+/** Korean article references ("제50조", "제2조의2"), matched as one exact unit. */
+const KO_ARTICLE = /제\s?\d+\s?조(?:\s?의\s?\d+)?/g;
+
+/**
+ * The form both sides are compared in: NFKC, lower case, every non-letter/digit a space, spaces
+ * folded, and no spaces inside Hangul runs or Korean article references ("제 2 조" → "제2조").
+ */
+export function matchForm(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/([\uAC00-\uD7A3]) (?=[\uAC00-\uD7A3])/g, '$1')
+    .replace(/제 (?=\d)/g, '제')
+    .replace(/(\d) (?=[조항호])/g, '$1')
+    .trim();
+}
+
+/** Plural fold: "policies" → "policy", "leaves" → "leave"; short words and "-ss" stay. */
+export function stemWord(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The content stem of one Korean query word, or null for particles, predicates and question
+ * words. A verb built on a noun keeps the noun ("신청하려면" → "신청", "지급되나요" → "지급"),
+ * because the noun is what the passage says ("신청 절차", "지급한다").
+ */
+export function koreanQueryStem(word: string): { stem: string; particle: string } | null {
+  const { stem, particle } = stripParticle(word);
+  const verbal = /^([\uAC00-\uD7A3]{2,}?)(?:하|되|받|시키|해|돼|했|됐)[\uAC00-\uD7A3]{1,4}$/.exec(stem);
+  const base = verbal?.[1] && isNounLike(verbal[1]) ? verbal[1] : stem;
+  if (!isNounLike(base) || KO_QUERY_STOPWORDS.has(base)) return null;
+  return { stem: base, particle: verbal ? 'verb' : particle };
+}
+
+function bigrams(s: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < s.length; i += 1) out.push(s.slice(i, i + 2));
+  return out;
+}
+
+/** Text inside "…", “…”, ‘…’, 「…」 or 『…』, in match form. */
+function quotedSegments(text: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"\n]{2,80})"|“([^”\n]{2,80})”|‘([^’\n]{2,80})’|「([^」\n]{2,80})」|『([^』\n]{2,80})』/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const q = matchForm(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '');
+    if (q !== '' && !out.includes(q)) out.push(q);
+  }
+  return out;
+}
+
+/**
+ * Prepares a query: Latin content words (stopwords dropped, plural-folded), Hangul content stems
+ * turned into bigrams — including the bigram that bridges two adjacent stems, so that a spaced
+ * compound yields exactly the units of the unspaced one — and Korean article references.
+ */
+export function analyseQuery(query: string): QueryAnalysis {
+  const units: MatchUnit[] = [];
+  const seen = new Set<string>();
+  const push = (key: string, kind: MatchUnit['kind']): void => {
+    const id = `${kind}:${key}`;
+    if (key === '' || seen.has(id)) return;
+    seen.add(id);
+    units.push({ key, kind });
+  };
+  const raw = query.normalize('NFKC').toLowerCase();
+  for (const m of raw.matchAll(KO_ARTICLE)) push(m[0].replace(/\s+/g, ''), 'exact');
+  const words = raw.replace(KO_ARTICLE, ' ').replace(/[^\p{L}\p{N}]+/gu, ' ').split(' ').filter((w) => w !== '');
+  const core: string[] = [];
+  const contentWords: string[] = [];
+  const pairs: string[] = [];
+  let prevStem: string | null = null;
+  let prevLatin: string | null = null;
+  for (const word of words) {
+    for (const run of word.match(/[\uAC00-\uD7A3]+|[^\uAC00-\uD7A3]+/g) ?? []) {
+      if (HANGUL.test(run)) {
+        prevLatin = null;
+        const s = koreanQueryStem(run);
+        if (!s) {
+          prevStem = null;
+          continue;
+        }
+        // Two stems in a row with nothing but a space between them read as one compound.
+        if (prevStem !== null) push(`${prevStem.slice(-1)}${s.stem.charAt(0)}`, 'gram');
+        for (const g of bigrams(s.stem)) push(g, 'gram');
+        contentWords.push(s.stem);
+        const last = core[core.length - 1];
+        if (prevStem !== null && last !== undefined) core[core.length - 1] = `${last}${s.stem}`;
+        else core.push(s.stem);
+        prevStem = s.particle === '' ? s.stem : null;
+        continue;
+      }
+      prevStem = null;
+      if (EN_STOPWORDS.has(run) || (run.length < 2 && !/\d/.test(run))) {
+        prevLatin = null;
+        continue;
+      }
+      push(stemWord(run), 'word');
+      core.push(run);
+      contentWords.push(run);
+      if (prevLatin !== null) pairs.push(`${prevLatin} ${run}`);
+      prevLatin = run;
+    }
+  }
+  // Joined the way matchForm writes text: no space between two Hangul pieces.
+  const coreText = core.reduce((acc, piece) => (acc === '' ? piece : HANGUL.test(acc.slice(-1)) && HANGUL.test(piece.charAt(0)) ? `${acc}${piece}` : `${acc} ${piece}`), '');
+  return { units, words: contentWords, core: coreText, quoted: quotedSegments(query), pairs: [...new Set(pairs)] };
+}
+
+interface Occurrence {
+  pos: number;
+  end: number;
+  unit: number;
+}
+
+/** Where each unit occurs in a match-form text; at most `cap` occurrences per unit. */
+function occurrences(units: readonly MatchUnit[], form: string, wordIndex: ReadonlyMap<string, Array<[number, number]>>, cap = 64): Occurrence[][] {
+  return units.map((u, unit) => {
+    const out: Occurrence[] = [];
+    if (u.kind === 'word') {
+      for (const [pos, end] of wordIndex.get(u.key) ?? []) {
+        out.push({ pos, end, unit });
+        if (out.length >= cap) break;
+      }
+      return out;
+    }
+    for (let at = form.indexOf(u.key); at >= 0 && out.length < cap; at = form.indexOf(u.key, at + 1)) {
+      out.push({ pos: at, end: at + u.key.length, unit });
+    }
+    return out;
+  });
+}
+
+/** Latin word stems of a match-form text with their character ranges. */
+function indexWords(form: string): Map<string, Array<[number, number]>> {
+  const index = new Map<string, Array<[number, number]>>();
+  for (const m of form.matchAll(OTHER_RUN)) {
+    const stem = stemWord(m[0]);
+    const list = index.get(stem) ?? [];
+    list.push([m.index, m.index + m[0].length]);
+    index.set(stem, list);
+  }
+  return index;
+}
+
+/** Smallest character window holding one occurrence of every unit that occurs at all. */
+function minWindow(found: readonly Occurrence[][]): number {
+  const lists = found.filter((l) => l.length > 0);
+  if (lists.length === 0) return Number.POSITIVE_INFINITY;
+  const all = lists.flat().sort((a, b) => a.pos - b.pos || a.unit - b.unit);
+  const need = lists.length;
+  const count = new Map<number, number>();
+  let have = 0;
+  let best = Number.POSITIVE_INFINITY;
+  let left = 0;
+  for (let right = 0; right < all.length; right += 1) {
+    const r = all[right] as Occurrence;
+    const c = count.get(r.unit) ?? 0;
+    if (c === 0) have += 1;
+    count.set(r.unit, c + 1);
+    while (have === need) {
+      const l = all[left] as Occurrence;
+      // Units of different lengths: the window ends where its longest-reaching member ends.
+      let end = r.end;
+      for (let k = left; k < right; k += 1) end = Math.max(end, (all[k] as Occurrence).end);
+      best = Math.min(best, end - l.pos);
+      const lc = (count.get(l.unit) ?? 0) - 1;
+      count.set(l.unit, lc);
+      if (lc === 0) have -= 1;
+      left += 1;
+    }
+  }
+  return best;
+}
+
+/** Characters the matched units take when written next to each other, as in the query. */
+function idealSpan(units: readonly MatchUnit[], matched: readonly boolean[]): number {
+  let span = 0;
+  let grams = 0;
+  units.forEach((u, i) => {
+    if (!matched[i]) return;
+    if (u.kind === 'gram') grams += 1;
+    else span += u.key.length + 1;
+  });
+  // A run of k overlapping bigrams covers k + 1 syllables.
+  return span + (grams > 0 ? grams + 1 : 0);
+}
+
+/**
+ * Scores every text against the query: `0.6·coverage + 0.25·proximity·coverage + 0.15·phrase`,
+ * each in [0, 1], so the score is in [0, 1]. Coverage weighs units by their rarity among `texts`
+ * (`idf = ln(1 + (N + 1) / (df + 0.5))`, a unit no text has weighs as if every text had it),
+ * so a unit every text has counts less than one that singles a text out. Proximity is `ideal span / smallest window holding every matched unit`,
+ * capped at 1 (0 unless ≥ 2 units match, 1 for a one-unit query that matches). Phrase is the
+ * share of quoted segments found verbatim, or — without quotes — 1 when the whole query core
+ * occurs verbatim, otherwise half the share of adjacent Latin word pairs found.
+ * Pure and deterministic: the same query and texts always give the same scores.
+ */
+export function lexicalScores(query: QueryAnalysis, texts: readonly string[]): LexicalScore[] {
+  const forms = texts.map(matchForm);
+  const { units } = query;
+  const found = forms.map((form) => occurrences(units, form, units.some((u) => u.kind === 'word') ? indexWords(form) : new Map<string, Array<[number, number]>>()));
+  const n = texts.length;
+  const idf = units.map((_, i) => {
+    const df = found.filter((f) => (f[i]?.length ?? 0) > 0).length;
+    // A unit no text has (a typo, a word of another language) ranks nothing: weigh it like a
+    // unit every text has, so it neither dominates nor vanishes from the coverage scale.
+    return Math.log(1 + (n + 1) / ((df === 0 ? n : df) + 0.5));
+  });
+  const totalWeight = idf.reduce((s, w) => s + w, 0);
+  return forms.map((form, t) => {
+    const occ = found[t] as Occurrence[][];
+    const matched = occ.map((o) => o.length > 0);
+    const matchedCount = matched.filter(Boolean).length;
+    const coverage = totalWeight > 0 ? matched.reduce((s, m, i) => s + (m ? (idf[i] as number) : 0), 0) / totalWeight : 0;
+    let proximity = 0;
+    if (units.length === 1) proximity = matchedCount;
+    else if (matchedCount >= 2) proximity = Math.min(1, idealSpan(units, matched) / Math.max(1, minWindow(occ)));
+    let phrase = 0;
+    if (query.quoted.length > 0) phrase = query.quoted.filter((q) => form.includes(q)).length / query.quoted.length;
+    else if (query.core !== '' && form.includes(query.core)) phrase = 1;
+    else if (query.pairs.length > 0) phrase = (0.5 * query.pairs.filter((p) => form.includes(p)).length) / query.pairs.length;
+    const score = LEXICAL_WEIGHTS.coverage * coverage + LEXICAL_WEIGHTS.proximity * proximity * coverage + LEXICAL_WEIGHTS.phrase * phrase;
+    return { score: Math.min(1, Math.max(0, score)), coverage, proximity, phrase };
+  });
+}

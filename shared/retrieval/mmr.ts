@@ -1,0 +1,115 @@
+/**
+ * Maximal Marginal Relevance (Carbonell & Goldstein, 1998) on embeddings: pick, one at a time,
+ * the candidate with the best
+ *
+ *     mmr(d) = λ · relevance(d) − (1 − λ) · max_{s ∈ picked} cos(d, s)
+ *
+ * λ is the RELEVANCE weight: λ = 1 is plain ranking by relevance, λ = 0 pure diversity. The
+ * seed's `rerank.mmr_lambda: 0.4` is read as the diversity share (1 − λ = 0.4), hence the
+ * default λ = 0.6: a near-duplicate (cos ≈ 0.95) pays 0.38, so it stays above a distinct
+ * candidate only if it is ≥ 0.63 more relevant; an unrelated passage (cos ≈ 0.1) pays 0.04.
+ * Relevance should be on a [0, 1]-like scale so the two terms compare (rank.ts passes its final
+ * score, content in [0, 1] plus capped nudges).
+ */
+
+/** Default λ of {@link mmrSelect}: relevance weight in the standard form. */
+export const DEFAULT_MMR_LAMBDA = 0.6;
+
+/** A candidate for {@link mmrSelect}. */
+export interface MmrItem {
+  relevance: number;
+  /** Embedding; null counts as similar to nothing (no penalty, no diversification). */
+  vector: Float32Array | readonly number[] | null;
+}
+
+/** One pick, in pick order. */
+export interface MmrPick {
+  /** Index into the input. */
+  index: number;
+  relevance: number;
+  /** Highest cosine to an earlier pick (0 for the first pick). */
+  maxSimilarity: number;
+  /** The redundancy penalty paid: `(1 − λ) · max(0, maxSimilarity)`. */
+  penalty: number;
+  /** `λ · relevance − penalty`. */
+  score: number;
+}
+
+/** Options of {@link mmrSelect}. */
+export interface MmrOptions {
+  /**
+   * Relevance weight λ in [0, 1].
+   * @defaultValue 0.6
+   */
+  lambda?: number;
+  /**
+   * How many to pick.
+   * @defaultValue all items
+   */
+  k?: number;
+}
+
+function norm(v: Float32Array | readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i += 1) s += (v[i] as number) * (v[i] as number);
+  return Math.sqrt(s);
+}
+
+/** Cosine similarity; 0 when either vector is zero, missing or of another length. */
+export function cosine(a: Float32Array | readonly number[] | null, b: Float32Array | readonly number[] | null): number {
+  if (!a || !b || a.length !== b.length || a.length === 0) return 0;
+  let dot = 0;
+  for (let i = 0; i < a.length; i += 1) dot += (a[i] as number) * (b[i] as number);
+  const n = norm(a) * norm(b);
+  return n > 0 && Number.isFinite(dot) ? dot / n : 0;
+}
+
+/**
+ * Greedy MMR selection. Returns the picks in order with the penalty each paid. Similarity to
+ * earlier picks is tracked incrementally (O(k·n·d)). Negative cosines give no bonus: being
+ * opposite to a pick is not worth more than being unrelated. Ties go to the lower index, so the
+ * result is deterministic.
+ *
+ * @throws RangeError when `lambda` is outside [0, 1].
+ */
+export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): MmrPick[] {
+  const lambda = options.lambda ?? DEFAULT_MMR_LAMBDA;
+  if (!(lambda >= 0 && lambda <= 1)) throw new RangeError(`mmr lambda must be in [0, 1], got ${lambda}`);
+  const k = Math.min(items.length, Math.max(0, Math.floor(options.k ?? items.length)));
+  const norms = items.map((it) => (it.vector ? norm(it.vector) : 0));
+  const maxSim = new Array<number>(items.length).fill(0);
+  const taken = new Array<boolean>(items.length).fill(false);
+  const picks: MmrPick[] = [];
+  for (let round = 0; round < k; round += 1) {
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < items.length; i += 1) {
+      if (taken[i]) continue;
+      const rel = Number.isFinite(items[i]?.relevance) ? (items[i] as MmrItem).relevance : 0;
+      const s = lambda * rel - (1 - lambda) * Math.max(0, maxSim[i] as number);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    }
+    if (best < 0) break;
+    taken[best] = true;
+    const picked = items[best] as MmrItem;
+    const sim = maxSim[best] as number;
+    const penalty = (1 - lambda) * Math.max(0, sim);
+    picks.push({ index: best, relevance: picked.relevance, maxSimilarity: sim, penalty, score: bestScore });
+    const pv = picked.vector;
+    const pn = norms[best] as number;
+    if (!pv || pn === 0) continue;
+    for (let i = 0; i < items.length; i += 1) {
+      const v = items[i]?.vector;
+      const n = norms[i] as number;
+      if (taken[i] || !v || n === 0 || v.length !== pv.length) continue;
+      let dot = 0;
+      for (let j = 0; j < v.length; j += 1) dot += (v[j] as number) * (pv[j] as number);
+      const c = dot / (n * pn);
+      if (c > (maxSim[i] as number)) maxSim[i] = c;
+    }
+  }
+  return picks;
+}

@@ -1,0 +1,20 @@
+import type { HybridHit } from '../store/vector-store.ts';
+import type { Reranker } from './reranker.ts';
+
+/**
+ * Runs `reranker` over hybrid hits and returns each chunk's score by chunk id, ready for
+ * `rankCandidates`. The reranker reads the chunk's embedding text (breadcrumb + body), so a
+ * heading such as "제2조(정의)" counts as part of the passage. At most `limit` hits are sent,
+ * best hybrid first; the rest get no score (null in `rankCandidates`).
+ *
+ * @defaultValue limit = all hits
+ * @throws whatever the reranker throws (wrap it with `withFallback` to degrade instead).
+ */
+export async function rerankHits(reranker: Reranker, query: string, hits: readonly HybridHit[], signal?: AbortSignal, limit = hits.length): Promise<Map<string, number>> {
+  const docs = [...hits]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, Math.max(0, limit))
+    .map((h) => ({ id: h.chunk.chunk_id, text: h.chunk.embedding_text || h.chunk.body }));
+  const results = await reranker.rerank(query, docs, signal);
+  return new Map(results.map((r) => [r.id, r.score]));
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
+
+function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
+  return { chunkId: id, docId: `doc-${id}`, title: `Title ${id}`, sectionPath: `Doc > ${id}`, pageStart: 2, pageEnd: 3, body, validFrom: '2025-01-01', validTo: null, ...extra };
+}
+
+const EN = [
+  chunk('a', 'This policy applies to all regular employees. Eligible employees receive sixteen weeks of paid parental leave. Leave must start within twelve months of the birth.'),
+  chunk('b', 'Remote work requires manager approval. Equipment is provided by IT.'),
+  chunk('c', 'Part-time employees receive paid parental leave in proportion to their scheduled hours.'),
+];
+
+const KO = [
+  chunk('k1', '제4조(출산장려금의 지급) ① 시장은 출산한 가정에 출산장려금을 지급한다. ② 첫째 자녀는 100만원, 둘째 자녀는 200만원을 지급한다.', { validFrom: '2024-01-01' }),
+  chunk('k2', '재택근무는 부서장의 승인을 받아야 한다.'),
+];
+
+describe('composeExtractiveAnswer', () => {
+  it('quotes the best-covering sentences with a [n] marker after each, numbered by first use', () => {
+    const ans = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: EN, asOf: null, today: '2025-06-15', maxSentences: 2 });
+    expect(ans.text).toBe(
+      'As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1] Part-time employees receive paid parental leave in proportion to their scheduled hours. [2]',
+    );
+    expect(ans.citations.map((c) => [c.n, c.chunkId])).toEqual([
+      [1, 'a'],
+      [2, 'c'],
+    ]);
+    expect(ans.citations[0]).toEqual({
+      n: 1,
+      chunkId: 'a',
+      docId: 'doc-a',
+      title: 'Title a',
+      sectionPath: 'Doc > a',
+      pages: { start: 2, end: 3 },
+      validFrom: '2025-01-01',
+      validTo: null,
+    });
+    expect(ans.dateQualifier).toBe('as of 2025-06-15');
+    expect(ans.lang).toBe('en');
+  });
+
+  it('Korean: spacing-insensitive matching and a Korean date qualifier from asOf', () => {
+    const ans = composeExtractiveAnswer({ query: '2024년 3월 1일 기준 출산 장려금은 얼마인가요?', chunks: KO, asOf: '2024-03-01', today: '2025-06-15' });
+    expect(ans.dateQualifier).toBe('2024년 3월 1일 기준');
+    expect(ans.lang).toBe('ko');
+    expect(ans.text.startsWith('2024년 3월 1일 기준: ')).toBe(true);
+    expect(ans.text).toContain('출산장려금을 지급한다. [1]');
+    expect(ans.citations.map((c) => c.chunkId)).toEqual(['k1']);
+    expect(ans.text).not.toContain('재택근무');
+  });
+
+  it('the date phrase of the question does not count as content', () => {
+    const ans = composeExtractiveAnswer({ query: 'as of 2024-03-01', chunks: [chunk('d', 'Dated 2024-03-01. Nothing else.')], asOf: '2024-03-01', today: '2025-06-15' });
+    expect(ans.citations).toEqual([]);
+  });
+
+  it('says so, with no citations, when nothing matches', () => {
+    const en = composeExtractiveAnswer({ query: 'quantum chromodynamics', chunks: EN, asOf: null, today: '2025-06-15' });
+    expect(en.citations).toEqual([]);
+    expect(en.text).toBe('The documents found do not answer this question.');
+    const ko = composeExtractiveAnswer({ query: '양자역학', chunks: KO, asOf: null, today: '2025-06-15' });
+    expect(ko.text).toBe('찾은 문서에서 질문에 대한 답을 찾지 못했습니다.');
+    expect(composeExtractiveAnswer({ query: 'leave', chunks: [], asOf: null, today: '2025-06-15' }).citations).toEqual([]);
+  });
+
+  it('drops repeated sentences (the same passage in two versions) and respects maxSentences', () => {
+    const twice = [chunk('v1', 'Eligible employees receive paid parental leave.'), chunk('v2', 'Eligible employees receive paid parental leave.')];
+    const ans = composeExtractiveAnswer({ query: 'paid parental leave', chunks: twice, asOf: null, today: '2025-06-15', maxSentences: 5 });
+    expect(ans.citations).toHaveLength(1);
+    const one = composeExtractiveAnswer({ query: 'parental leave employees', chunks: EN, asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(one.text.match(/\[\d+\]/g)).toHaveLength(1);
+  });
+
+  it('is deterministic', () => {
+    const a = composeExtractiveAnswer({ query: '출산장려금 지급', chunks: KO, asOf: null, today: '2025-06-15' });
+    const b = composeExtractiveAnswer({ query: '출산장려금 지급', chunks: KO, asOf: null, today: '2025-06-15' });
+    expect(a).toEqual(b);
+  });
+
+  it('formatDateQualifier', () => {
+    expect(formatDateQualifier('2025-02-23', 'en')).toBe('as of 2025-02-23');
+    expect(formatDateQualifier('2025-02-23', 'ko')).toBe('2025년 2월 23일 기준');
+    expect(formatDateQualifier('2025-02-23', 'de')).toBe('as of 2025-02-23');
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { analyseQuery, koreanQueryStem, lexicalScores, matchForm, stemWord } from '../../shared/retrieval/lexical-match.ts';
+import { createLexicalReranker } from '../../shared/retrieval/lexical-reranker.ts';
+
+const score = (q: string, texts: string[]) => lexicalScores(analyseQuery(q), texts);
+
+describe('matchForm and query analysis', () => {
+  it('folds width, case, punctuation and the spaces inside Hangul runs and article references', () => {
+    expect(matchForm('출산 장려금은, ＴＬＳ 1.3!')).toBe('출산장려금은 tls 1 3');
+    expect(matchForm('제 2 조(정의)')).toBe('제2조정의');
+  });
+
+  it('plural fold', () => {
+    expect(stemWord('leaves')).toBe('leave');
+    expect(stemWord('policies')).toBe('policy');
+    expect(stemWord('process')).toBe('process');
+    expect(stemWord('bus')).toBe('bus');
+  });
+
+  it('Korean query stems: particles, verbs built on nouns, question words', () => {
+    expect(koreanQueryStem('출산장려금은')?.stem).toBe('출산장려금');
+    expect(koreanQueryStem('신청하려면')?.stem).toBe('신청');
+    expect(koreanQueryStem('지급되나요')?.stem).toBe('지급');
+    expect(koreanQueryStem('얼마인가요')).toBeNull();
+    expect(koreanQueryStem('누가')).toBeNull();
+  });
+
+  it('a spaced and an unspaced compound give the same units', () => {
+    const spaced = analyseQuery('출산 장려금');
+    const joined = analyseQuery('출산장려금');
+    expect(spaced.units).toEqual(joined.units);
+    expect(spaced.core).toBe(joined.core);
+    expect(analyseQuery('출산 장려금은 얼마인가요?').units).toEqual(joined.units);
+  });
+
+  it('drops English stopwords, keeps pairs and quoted segments, keeps article references whole', () => {
+    const a = analyseQuery('How much "paid parental leave" do I get?');
+    expect(a.words).toEqual(['paid', 'parental', 'leave']);
+    expect(a.quoted).toEqual(['paid parental leave']);
+    expect(a.pairs).toEqual(['paid parental', 'parental leave']);
+    expect(analyseQuery('근로기준법 제 50 조').units).toContainEqual({ key: '제50조', kind: 'exact' });
+  });
+});
+
+describe('lexicalScores', () => {
+  it('scores are in [0, 1]; full coverage, adjacency and the phrase give 1', () => {
+    const [s] = score('parental leave', ['Paid parental leave lasts sixteen weeks.']);
+    expect(s).toEqual({ score: 1, coverage: 1, proximity: 1, phrase: 1 });
+    for (const x of score('remote work approval', ['approval', 'remote', 'nothing here', ''])) {
+      expect(x.score).toBeGreaterThanOrEqual(0);
+      expect(x.score).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('proximity: terms close together beat the same terms far apart', () => {
+    const filler = 'lorem ipsum dolor sit amet '.repeat(20);
+    const [near, far] = score('parental leave', ['the parental leave rules', `parental ${filler} leave`]);
+    expect(near?.proximity).toBe(1);
+    expect(far?.proximity ?? 1).toBeLessThan(0.2);
+    expect(near?.score ?? 0).toBeGreaterThan(far?.score ?? 1);
+  });
+
+  it('phrase: quoted segments must appear verbatim', () => {
+    const [exact, scrambled] = score('"leave of absence"', ['a leave of absence is unpaid', 'absence of any leave']);
+    expect(exact?.phrase).toBe(1);
+    expect(scrambled?.phrase).toBe(0);
+  });
+
+  it('rarer terms weigh more (idf over the texts scored together)', () => {
+    const texts = ['leave policy overview', 'leave for adoption', 'leave and holidays'];
+    const [, adoption] = score('adoption leave', texts);
+    const [overview] = score('policy leave', texts);
+    expect(adoption?.coverage).toBe(1);
+    expect(overview?.coverage).toBe(1);
+    const [, , holidays] = score('adoption leave', texts);
+    // "leave" is in every text, so matching only it is worth little.
+    expect(holidays?.coverage ?? 1).toBeLessThan(0.5);
+  });
+
+  it('Korean is spacing-insensitive on both sides', () => {
+    const texts = ['출산 장려금은 첫째 100만원', '출산장려금을 신청한다', '재택근무 승인'];
+    expect(score('출산장려금', texts)).toEqual(score('출산 장려금', texts));
+    const s = score('출산장려금', texts);
+    expect(s[0]?.coverage).toBe(1);
+    expect(s[1]?.coverage).toBe(1);
+    expect(s[2]?.score).toBe(0);
+  });
+
+  it('an empty or all-stopword query scores 0 everywhere', () => {
+    expect(score('', ['anything']).map((s) => s.score)).toEqual([0]);
+    expect(score('what is the', ['what is the rule']).map((s) => s.score)).toEqual([0]);
+  });
+});
+
+describe('lexical reranker', () => {
+  const reranker = createLexicalReranker();
+
+  it('KO spacing robustness: "출산 장려금" and "출산장려금" rank a corpus identically', async () => {
+    const docs = [
+      '제4조(출산장려금의 지급) 시장은 출산한 가정에 출산장려금을 지급한다.',
+      '출산 장려금 신청은 출생신고 후 1년 이내에 한다.',
+      '출산 후 육아휴직을 신청할 수 있다.',
+      '장려금은 지역화폐로 지급할 수 있다.',
+      '재택근무는 주 2일까지 허용된다.',
+      '육아휴직 급여는 통상임금의 80%이다.',
+      '출산장려금 지급 대상은 한빛시에 6개월 이상 거주한 부모이다.',
+      '출산 장려 정책의 기본 방향을 정한다.',
+    ].map((text, i) => ({ id: `d${i}`, text }));
+    const a = await reranker.rerank('출산 장려금', docs);
+    const b = await reranker.rerank('출산장려금', docs);
+    expect(a).toEqual(b);
+    expect(a.slice(0, 3).map((r) => r.id).sort()).toEqual(['d0', 'd1', 'd6']);
+  });
+
+  it('returns best first with ties in input order', async () => {
+    const results = await reranker.rerank('zebra', [
+      { id: 'x', text: 'nothing' },
+      { id: 'y', text: 'zebra crossing' },
+      { id: 'z', text: 'nothing either' },
+    ]);
+    expect(results.map((r) => r.id)).toEqual(['y', 'x', 'z']);
+  });
+});

@@ -7,7 +7,7 @@ export const Citation = z.object({
   docId: z.string(),
   title: z.string(),
   sectionPath: z.string(),
-  pages: z.string(),
+  pages: z.object({ start: z.number().int().positive(), end: z.number().int().positive() }),
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
 });

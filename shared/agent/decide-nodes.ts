@@ -1,5 +1,5 @@
 import { sha256Hex } from '../domain/ids.ts';
-import type { AgentDeps, Ranked } from './deps.ts';
+import type { AgentDeps, RankedCandidate } from './deps.ts';
 import type { RunContext } from './run-context.ts';
 import type { NodeResult } from './search-nodes.ts';
 import type { AgentStateType } from './state.ts';
@@ -13,6 +13,7 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
   const candidates = s.narrowed ?? s.candidates;
   const memory = await deps.memory(candidates.map((c) => c.chunk.chunk_id));
   const ranked = await deps.rank({
+    runId: s.runId,
     query: s.searchText,
     queryVector: s.queryVector,
     intent: s.plan.intent,
@@ -27,7 +28,9 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
     before: r.terms.rankBefore,
     after: r.terms.rankAfter,
     content: round(r.terms.content),
-    rerank: round(r.terms.rerank),
+    rerank: r.terms.rerank === null ? null : round(r.terms.rerank),
+    hybrid: round(r.terms.hybrid),
+    explored: r.terms.explored,
     prior: round(r.terms.prior),
     memory: round(r.terms.memory),
     mmrPenalty: round(r.terms.mmrPenalty),
@@ -36,7 +39,7 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
   return { update: { ranked }, trace: { candidates: candidates.length, withMemory: memory.size, kept: ranked.length, top } };
 }
 
-function validAt(r: Ranked, date: string): boolean {
+function validAt(r: RankedCandidate, date: string): boolean {
   const { valid_from: from, valid_to: to } = r.hit.chunk;
   return (from === null || from <= date) && (to === null || to > date);
 }
@@ -49,7 +52,9 @@ function validAt(r: Ranked, date: string): boolean {
  */
 export async function validator(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   const { confidenceThreshold, maxLoops, keep, branchMax } = deps.knobs;
-  const confidence = s.ranked[0]?.terms.rerank ?? 0;
+  // Grounding: how well the best passage covers the question (the reranker's score, else content).
+  const best = s.ranked[0]?.terms;
+  const confidence = best ? (best.rerank ?? best.content) : 0;
   const timeOk = s.ranked.every((r) => validAt(r, s.asOf));
   let verdict: string;
   let reason: string;
@@ -92,14 +97,7 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
 export async function answerer(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   const u = s.understanding;
   if (!u) throw new Error('answerer before listener');
-  const out = await deps.answer({
-    query: s.query,
-    lang: u.lang,
-    asOf: s.asOf,
-    explicitAsOf: Boolean(s.requestedAsOf ?? u.asOf),
-    today: deps.today(),
-    ranked: s.ranked,
-  });
+  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked });
   return {
     update: { text: out.text, citations: out.citations, dateQualifier: out.dateQualifier },
     trace: { citations: out.citations.map((c) => ({ n: c.n, chunkId: c.chunkId, docId: c.docId })), fallback: s.fallback },

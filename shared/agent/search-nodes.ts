@@ -1,5 +1,6 @@
+import { keywordSearchText, mergeFacetWeights } from '../retrieval/index.ts';
 import { and, eq, temporalClamp, type Filter } from '../store/filter.ts';
-import type { AgentDeps, FacetName, FacetWeights } from './deps.ts';
+import { BRANCH_FACETS, type AgentDeps, type FacetWeights } from './deps.ts';
 import type { AgentStateType, AgentUpdate } from './state.ts';
 
 /** What a node returns: its state change and what the trace should show of it (no document text). */
@@ -13,9 +14,10 @@ export async function listener(s: AgentStateType, deps: AgentDeps): Promise<Node
   const today = deps.today();
   const u = deps.understand(s.query, today);
   const asOf = s.requestedAsOf ?? u.asOf ?? today;
-  const queryVector = await deps.embed(u.text || u.normalised);
+  const queryVector = await deps.embed(u.stripped || u.normalised);
+  // Keyword text carries both spellings of Korean terms ("출산 장려금" and "출산장려금").
   return {
-    update: { understanding: u, asOf, queryVector, searchText: u.text || u.normalised },
+    update: { understanding: u, asOf, queryVector, searchText: keywordSearchText(u) || u.normalised },
     trace: { lang: u.lang, asOf, asOfFrom: s.requestedAsOf ? 'request' : u.asOf ? 'question' : 'today', entities: u.entities.length },
   };
 }
@@ -27,7 +29,7 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
   const plan = s.plan ?? deps.plan(u);
   if (!s.action) {
     const alpha = s.requestedAlpha ?? plan.alpha;
-    return { update: { plan, alpha }, trace: { intent: plan.intent, alpha, hypotheses: plan.hypotheses } };
+    return { update: { plan, alpha }, trace: { intent: plan.intent, alpha, alphaReason: plan.alphaReason, hypotheses: plan.facetHypotheses } };
   }
   const update: AgentUpdate = { plan, loops: s.loops + 1, action: null };
   if (s.action === 'RELAX') {
@@ -35,7 +37,7 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
   } else if (s.action === 'PIVOT') {
     // Lean the other way, and search the entities' spacing variants too.
     const alpha = s.alpha >= 0.5 ? 0.25 : 0.75;
-    Object.assign(update, { alpha, searchText: [u.text, ...u.entities].join(' ') });
+    Object.assign(update, { alpha, searchText: [keywordSearchText(u), ...u.entities].join(' ') });
   }
   return { update, trace: { action: s.action, loop: s.loops + 1, alpha: update.alpha ?? s.alpha } };
 }
@@ -51,18 +53,14 @@ export async function candidateSearch(s: AgentStateType, deps: AgentDeps): Promi
   return { update: { candidates, narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
 }
 
-/** The 1–3 facet sets worth trying: the strongest value of the strongest facets, and both together. */
-export function proposeBranches(weights: FacetWeights, hypotheses: { facet: FacetName; value: string }[]): { label: string; filter: Filter; weight: number }[] {
-  const tops = (Object.entries(weights) as [FacetName, Record<string, number>][])
-    .map(([facet, values]) => {
-      const [value, weight] = Object.entries(values).sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-      return { facet, value, weight };
-    })
-    .filter((t) => t.value)
+/** The 1–3 facet sets worth trying: the strongest value of the two strongest facets, and both together. */
+export function proposeBranches(weights: FacetWeights): { label: string; filter: Filter; weight: number }[] {
+  const picks = BRANCH_FACETS.map((facet) => {
+    const [value, weight] = Object.entries(weights[facet] ?? {}).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0] ?? ['', 0];
+    return { facet, value, weight };
+  })
+    .filter((t) => t.value && t.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.facet.localeCompare(b.facet));
-  const picks = [...hypotheses.map((h) => ({ ...h, weight: 1 })), ...tops].filter(
-    (p, i, all) => all.findIndex((q) => q.facet === p.facet) === i,
-  );
   const branches = picks.slice(0, 2).map((p) => ({ label: `${p.facet}=${p.value}`, filter: eq(p.facet, p.value), weight: p.weight }));
   const [a, b] = picks;
   if (a && b) branches.push({ label: `${a.facet}=${a.value} & ${b.facet}=${b.value}`, filter: and(eq(a.facet, a.value), eq(b.facet, b.value)), weight: (a.weight + b.weight) / 2 });
@@ -72,7 +70,8 @@ export function proposeBranches(weights: FacetWeights, hypotheses: { facet: Face
 /** facet_planner: query-to-facet-value cosine → weights; proposes branches. */
 export async function facetPlanner(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector) throw new Error('facet_planner before listener');
-  const weights = await deps.facetWeights(s.queryVector);
+  // Facet-value vectors, merged with what the question itself names (doc type, jurisdiction…).
+  const weights = mergeFacetWeights(await deps.facetWeights(s.queryVector), s.plan?.facetHypotheses ?? {});
   return { update: { weights }, trace: { weights } };
 }
 
@@ -85,7 +84,7 @@ export async function narrowedSearch(s: AgentStateType, deps: AgentDeps): Promis
   if (!s.queryVector || !s.plan) throw new Error('narrowed_search before planner');
   const { branchMin, branchMax, keep, stage3Limit } = deps.knobs;
   if (s.relaxed) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace: { skipped: 'relaxed' } };
-  const branches = proposeBranches(s.weights, s.plan.hypotheses);
+  const branches = proposeBranches(s.weights);
   const counted = await Promise.all(branches.map(async (b) => ({ ...b, count: await deps.count(and(clampFor(s), b.filter)) })));
   const fitting = counted.filter((b) => b.count >= branchMin && b.count <= branchMax).sort((a, b) => b.weight - a.weight);
   const drill = s.action === 'DRILLDOWN' || s.loops > 0 ? counted.filter((b) => b.count >= Math.min(keep, branchMin)).sort((a, b) => a.count - b.count) : [];

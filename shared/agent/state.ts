@@ -2,7 +2,7 @@ import { Annotation } from '@langchain/langgraph';
 import type { Filter } from '../store/filter.ts';
 import type { HybridHit } from '../store/vector-store.ts';
 import type { Citation } from './answer.ts';
-import type { FacetWeights, Plan, Ranked, Understanding } from './deps.ts';
+import type { FacetWeights, QueryPlan, RankedCandidate, UnderstoodQuery } from './deps.ts';
 import type { TraceStep } from './trace.ts';
 
 export type ValidatorAction = 'DRILLDOWN' | 'RELAX' | 'PIVOT';
@@ -18,11 +18,11 @@ export const AgentState = Annotation.Root({
   requestedAlpha: last<number | null>(null),
   startedAt: Annotation<string>(),
 
-  understanding: last<Understanding | null>(null),
+  understanding: last<UnderstoodQuery | null>(null),
   queryVector: last<Float32Array | null>(null),
   /** The date the answer is valid at: the question's, or today. */
   asOf: last<string>(''),
-  plan: last<Plan | null>(null),
+  plan: last<QueryPlan | null>(null),
   alpha: last<number>(0.5),
   searchText: last<string>(''),
   branchFilter: last<Filter | null>(null),
@@ -35,7 +35,7 @@ export const AgentState = Annotation.Root({
   candidates: last<HybridHit[]>([]),
   weights: last<FacetWeights>({}),
   narrowed: last<HybridHit[] | null>(null),
-  ranked: last<Ranked[]>([]),
+  ranked: last<RankedCandidate[]>([]),
 
   verdict: last<string>(''),
   reason: last<string>(''),

@@ -27,7 +27,7 @@ const standInAgent = defineStageWorker(agentRunQueue, async (p, ctx) => {
   const answer: AgentAnswer = {
     runId: p.runId,
     text: `echo: ${p.query} [1]`,
-    citations: [{ n: 1, chunkId: CHUNK, docId: 'doc-1', title: 'T', sectionPath: 'A > B', pages: 'p.2', validFrom: null, validTo: null }],
+    citations: [{ n: 1, chunkId: CHUNK, docId: 'doc-1', title: 'T', sectionPath: 'A > B', pages: { start: 2, end: 2 }, validFrom: null, validTo: null }],
     dateQualifier: p.asOf ? `as of ${p.asOf}` : null,
     asOf: p.asOf ?? null,
     validated: true,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KNOBS, type AgentDeps, type Ranked } from '../../shared/agent/deps.ts';
+import { DEFAULT_KNOBS, type AgentDeps, type RankedCandidate } from '../../shared/agent/deps.ts';
+import { planQuery, understandQuery } from '../../shared/retrieval/index.ts';
 import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
 import { proposeBranches } from '../../shared/agent/search-nodes.ts';
 import type { Trace } from '../../shared/agent/trace.ts';
@@ -43,24 +44,24 @@ function fakeDeps(opts: { grounding: (loop: number) => number; candidates: numbe
   return {
     knobs: { ...DEFAULT_KNOBS, confidenceThreshold: 0.6 },
     today: () => '2026-11-22',
-    understand: (q) => ({ normalised: q, text: q, lang: 'en', asOf: null, entities: ['parental leave'] }),
-    plan: () => ({ intent: 'amount', alpha: 0.6, hypotheses: [] }),
+    understand: (q, today) => understandQuery(q, { today }),
+    plan: (u) => planQuery(u),
     embed: async () => Float32Array.of(1, 0),
     hybrid: async (q) => {
       searches += 1;
       return Array.from({ length: Math.min(q.limit, opts.candidates) }, (_, i) => hit(i));
     },
     count: async () => 120,
-    facetWeights: async () => ({ section: { eligibility: 0.8 }, doc_type: { policy: 0.6 } }),
+    facetWeights: async () => ({ section: { eligibility: 0.95 }, doc_type: { policy: 0.6 } }),
     memory: async () => new Map(),
     rank: async ({ candidates, keep }) =>
-      candidates.slice(0, keep).map((h, i): Ranked => ({
+      candidates.slice(0, keep).map((h, i): RankedCandidate => ({
         hit: h,
-        terms: { chunkId: h.chunk.chunk_id, content: h.score, rerank: opts.grounding(Math.floor(searches / 2)), prior: 0, memory: 0, mmrPenalty: 0, final: h.score, rankBefore: i, rankAfter: i },
+        terms: { chunkId: h.chunk.chunk_id, hybrid: h.score, content: h.score, rerank: opts.grounding(Math.floor(searches / 2)), prior: 0, memory: 0, mmrPenalty: 0, final: h.score, rankBefore: i + 1, rankAfter: i + 1, explored: false },
       })),
     answer: async ({ ranked, asOf }) => ({
       text: 'sixteen weeks [1]',
-      citations: ranked.slice(0, 1).map((r) => ({ n: 1, chunkId: r.terms.chunkId, docId: r.hit.chunk.doc_id, title: 'T', sectionPath: r.hit.chunk.section_path, pages: 'pp.1-2', validFrom: null, validTo: null })),
+      citations: ranked.slice(0, 1).map((r) => ({ n: 1, chunkId: r.terms.chunkId, docId: r.hit.chunk.doc_id, title: 'T', sectionPath: r.hit.chunk.section_path, pages: { start: 1, end: 2 }, validFrom: null, validTo: null })),
       dateQualifier: `as of ${asOf}`,
     }),
     remember: async (ctx) => {
@@ -77,13 +78,13 @@ describe('agent graph', () => {
     const remembered: string[] = [];
     const traces: Trace[] = [];
     const graph = buildAgentGraph(fakeDeps({ grounding: () => 0.9, candidates: 400, remembered, traces }));
-    const a = await runAgent(graph, { runId: 'run-ok-0001', query: 'how many weeks of parental leave?' });
+    const a = await runAgent(graph, { runId: 'run-ok-0001', query: 'How many weeks of parental leave do employees get?' });
     expect(a).toMatchObject({ validated: true, fallback: false, loops: 0, verdict: 'OK', dateQualifier: 'as of 2026-11-22', asOf: '2026-11-22' });
     expect(remembered).toEqual([a.citations[0]!.chunkId]);
     expect(traces[0]!.steps.map((s) => s.node)).toEqual([
       'listener', 'planner', 'candidate_search', 'facet_planner', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer',
     ]);
-    expect(JSON.stringify(traces[0])).not.toContain('how many weeks'); // the query is hashed, not stored
+    expect(JSON.stringify(traces[0])).not.toContain('How many weeks'); // the query is hashed, not stored
     const narrowed = traces[0]!.steps.find((s) => s.node === 'narrowed_search')!.data;
     expect(narrowed).toMatchObject({ chosen: 'section=eligibility' });
   });
@@ -107,8 +108,8 @@ describe('agent graph', () => {
   });
 
   it('branches: the strongest facet values, hypotheses first, then both together', () => {
-    const b = proposeBranches({ section: { eligibility: 0.8, amounts: 0.3 }, doc_type: { law: 0.5 }, lang: { ko: 0.9 } }, [{ facet: 'doc_type', value: 'policy' }]);
-    expect(b.map((x) => x.label)).toEqual(['doc_type=policy', 'lang=ko', 'doc_type=policy & lang=ko']);
-    expect(proposeBranches({}, [])).toEqual([]);
+    const b = proposeBranches({ section: { eligibility: 0.8, amounts: 0.3 }, doc_type: { law: 0.5 }, lang: { ko: 0.9 }, unknown_facet: { x: 1 } });
+    expect(b.map((x) => x.label)).toEqual(['lang=ko', 'section=eligibility', 'lang=ko & section=eligibility']);
+    expect(proposeBranches({})).toEqual([]);
   });
 });

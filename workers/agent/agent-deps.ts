@@ -1,0 +1,114 @@
+import { DEFAULT_KNOBS, type AgentDeps, type AgentKnobs, type ChunkMemory } from '../../shared/agent/deps.ts';
+import type { RunContext } from '../../shared/agent/run-context.ts';
+import { createRunContextStore } from '../../shared/agent/run-context.ts';
+import { createTraceStore } from '../../shared/agent/trace.ts';
+import type { DocumentRecord } from '../../shared/domain/index.ts';
+import { sha256Hex } from '../../shared/domain/ids.ts';
+import { PermanentError } from '../../shared/errors.ts';
+import { facetWeights } from '../../shared/facets/index.ts';
+import { buildAnswerPrompt, citationNumbers, composeExtractiveAnswer, createLlm, type AnswerChunk } from '../../shared/llm/index.ts';
+import { createReranker, createSeededRng, planQuery, rankCandidates, rerankHits, understandQuery } from '../../shared/retrieval/index.ts';
+import type { FacetValueVector } from '../../shared/store/facet-values.ts';
+import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
+import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Ports } from '../runtime/ports.ts';
+
+/** Facet-value vectors change only when the facet-rebuild worker runs: read them at most this often. */
+const FACET_ROWS_TTL_MS = 30_000;
+
+/** The agent's dependencies from the process's ports and config. */
+export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = DEFAULT_KNOBS, clock: () => Date = () => new Date()): AgentDeps {
+  const { config } = ports;
+  const reranker = createReranker(
+    config.reranker.kind === 'lexical'
+      ? { provider: 'lexical' }
+      : { provider: 'http', url: config.reranker.url ?? '', shape: config.reranker.kind, model: config.reranker.model, apiKey: config.reranker.apiKey },
+    (err) => log.warn('reranker failed: lexical fallback', { error: String(err) }),
+  );
+  const llm = createLlm(config.llm.provider === 'none' ? { provider: 'none' } : { provider: 'openai', model: config.llm.model, baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey });
+  const traces = createTraceStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds);
+  const runContexts = createRunContextStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds);
+  let facetRows: { at: number; rows: Promise<FacetValueVector[]> } | null = null;
+  const titles = new Map<string, Promise<DocumentRecord | null>>();
+
+  const titleOf = async (docId: string) => {
+    if (!titles.has(docId)) titles.set(docId, ports.store.getDocument(docId));
+    return (await titles.get(docId))?.title ?? docId;
+  };
+
+  return {
+    knobs,
+    today: () => clock().toISOString().slice(0, 10),
+    understand: (query, today) => understandQuery(query, { today }),
+    plan: (u) => planQuery(u),
+    async embed(text) {
+      const [v] = await ports.embedder.embed([text]);
+      if (!v) throw new PermanentError('DIMENSION_MISMATCH', 'the embedder returned no vector for the query');
+      return v;
+    },
+    hybrid: (q) => ports.store.hybrid(q),
+    count: (filter) => ports.store.countChunks(filter),
+    async facetWeights(vector) {
+      if (!facetRows || clock().getTime() - facetRows.at > FACET_ROWS_TTL_MS) facetRows = { at: clock().getTime(), rows: ports.store.listFacetValues() };
+      return facetWeights(vector, await facetRows.rows);
+    },
+    async memory(chunkIds) {
+      const views = await ports.memory.getMany(chunkIds, clock());
+      const out = new Map<string, ChunkMemory>();
+      for (const [id, v] of views) out.set(id, { decayedUtility: v.features.decayedUtility, centroid: v.stats.query_centroid, intentHist: v.stats.intent_hist });
+      return out;
+    },
+    async rank(input) {
+      const [rerank, stored] = await Promise.all([
+        rerankHits(reranker, input.query, input.candidates),
+        ports.store.fetchByIds(input.candidates.map((c) => c.chunk.chunk_id)),
+      ]);
+      const vectors = new Map(stored.map((c) => [c.chunk_id, c.vector]));
+      return rankCandidates({
+        candidates: input.candidates.map((hit) => ({ hit, rerank: rerank.get(hit.chunk.chunk_id) ?? null, vector: vectors.get(hit.chunk.chunk_id) ?? null })),
+        keep: input.keep,
+        intent: input.intent,
+        queryVector: input.queryVector,
+        facetWeights: input.weights,
+        memory: input.memory,
+        // Seeded by the run: a trace can be replayed exactly.
+        rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
+      });
+    },
+    async answer({ query, asOf, today, ranked }) {
+      const chunks: AnswerChunk[] = await Promise.all(
+        ranked.slice(0, 8).map(async (r) => ({
+          chunkId: r.hit.chunk.chunk_id,
+          docId: r.hit.chunk.doc_id,
+          title: await titleOf(r.hit.chunk.doc_id),
+          sectionPath: r.hit.chunk.section_path,
+          pageStart: r.hit.chunk.page_start,
+          pageEnd: r.hit.chunk.page_end,
+          body: r.hit.chunk.body,
+          validFrom: r.hit.chunk.valid_from,
+          validTo: r.hit.chunk.valid_to,
+        })),
+      );
+      const extractive = composeExtractiveAnswer({ query, chunks, asOf, today });
+      if (!llm || chunks.length === 0) return extractive;
+      // With a model, it writes the text; citations are the passages it cites, numbered as given.
+      const text = await llm.complete(buildAnswerPrompt(query, chunks, { asOf, today, lang: extractive.lang }));
+      const { cited } = citationNumbers(text, chunks.length);
+      const citations = cited.map((n) => {
+        const c = chunks[n - 1] as AnswerChunk;
+        return { n, chunkId: c.chunkId, docId: c.docId, title: c.title, sectionPath: c.sectionPath, pages: { start: c.pageStart, end: c.pageEnd }, validFrom: c.validFrom, validTo: c.validTo };
+      });
+      return { text, citations, dateQualifier: extractive.dateQualifier };
+    },
+    async remember(ctx: RunContext, at: Date) {
+      await ports.queues.enqueue(memoryUpdateQueue, {
+        runId: ctx.runId,
+        outcomes: ctx.citedChunkIds.map((chunkId) => ({ chunkId, queryVector: ctx.queryVector, intent: ctx.intent, entities: ctx.entities })),
+        at: at.toISOString(),
+      });
+    },
+    async record(trace, ctx) {
+      await Promise.all([traces.put(trace), runContexts.put(ctx)]);
+    },
+  };
+}

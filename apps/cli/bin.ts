@@ -6,6 +6,7 @@ import { jobsCommands } from './commands/jobs.ts';
 import { memoryCommands } from './commands/memory.ts';
 import { runCommands } from './commands/run.ts';
 import { searchCommand } from './commands/search.ts';
+import { queryCommand } from './commands/query.ts';
 import { statusCommand } from './commands/status.ts';
 
 const program = new Command('quarry').description('PDFs in a folder → searchable, cited chunks').showHelpAfterError();
@@ -13,6 +14,7 @@ ingestCommands(program);
 jobsCommands(program);
 statusCommand(program);
 searchCommand(program);
+queryCommand(program);
 runCommands(program);
 demoCommand(program);
 facetsCommands(program);

@@ -4,6 +4,7 @@ import { startHealthServer } from '../../workers/runtime/health.ts';
 import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
+import { startGateway } from '../gateway/start-gateway.ts';
 import { startLocalWatcher, type LocalWatcher, type WatchEvent } from '../watcher/local-watcher.ts';
 
 export interface Service {
@@ -11,6 +12,8 @@ export interface Service {
   log: Logger;
   workers: WorkerGroup | null;
   watcher: LocalWatcher | null;
+  /** Where the gateway listens, when this service runs it. */
+  gatewayUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -20,7 +23,14 @@ export interface Service {
  */
 export async function startService(
   config: Config,
-  opts: { workers: readonly StageWorkerDefinition[]; watch: boolean; log?: Logger; onWatchEvent?: (e: WatchEvent) => void },
+  opts: {
+    workers: readonly StageWorkerDefinition[];
+    watch: boolean;
+    /** Serve the HTTP gateway too (on this port, or the configured one). */
+    gateway?: boolean | { port: number };
+    log?: Logger;
+    onWatchEvent?: (e: WatchEvent) => void;
+  },
 ): Promise<Service> {
   const log = opts.log ?? createLogger(config.logLevel, { service: 'quarry' });
   const ports = await createPorts(config);
@@ -37,15 +47,20 @@ export async function startService(
         onEvent: opts.onWatchEvent,
       })
     : null;
+  const gateway = opts.gateway
+    ? await startGateway(ports, log.child({ component: 'gateway' }), typeof opts.gateway === 'object' ? { port: opts.gateway.port } : {})
+    : null;
   let stopped = false;
   return {
     ports,
     log,
     workers,
     watcher,
+    gatewayUrl: gateway?.url ?? null,
     async stop() {
       if (stopped) return;
       stopped = true;
+      await gateway?.close();
       await watcher?.close();
       await workers?.close();
       await health?.close();

@@ -17,14 +17,15 @@ export function parseStages(only: string | undefined): WorkerName[] {
 export function runCommands(program: Command): void {
   program
     .command('dev')
-    .description('every worker and the folder watcher in one process (starts a local Redis when none answers)')
+    .description('every worker, the folder watcher and the gateway in one process (starts a local Redis when none answers)')
     .action(async () => {
       try {
         const config = appConfig();
         const redis = await ensureRedis(config.redisUrl, path.join(config.dataDir, 'redis'));
         if (redis.started) process.stderr.write(`started a local redis-server at ${redis.url} (no persistence)\n`);
-        const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(ALL_WORKERS), watch: true });
-        service.log.info('quarry dev running', { watchDir: config.watchDir, dataDir: config.dataDir });
+        const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(ALL_WORKERS), watch: true, gateway: true });
+        service.log.info('quarry dev running', { watchDir: config.watchDir, dataDir: config.dataDir, gateway: service.gatewayUrl });
+        process.stderr.write(`quarry dev: watching ${config.watchDir}; gateway at ${service.gatewayUrl} (OpenAPI at /docs)\n`);
         stopOnSignals(service, service.log, async () => redis.started?.stop());
       } catch (err) {
         reportFailure(err);
@@ -43,6 +44,21 @@ export function runCommands(program: Command): void {
         const stages = parseStages(o.only);
         const service = await startService(config, { workers: stages.map((s) => ALL_WORKERS[s]), watch: false });
         service.log.info('workers running', { stages });
+        stopOnSignals(service, service.log);
+      } catch (err) {
+        reportFailure(err);
+      }
+    });
+
+  program
+    .command('gateway')
+    .description('the HTTP API (no workers): POST /v1/query, runs, feedback, traces, documents, /docs')
+    .option('--port <port>', 'overrides GATEWAY_PORT')
+    .action(async (o: { port?: string }) => {
+      try {
+        const config = appConfig();
+        const service = await startService(config, { workers: [], watch: false, gateway: o.port ? { port: Number(o.port) } : true });
+        process.stderr.write(`gateway at ${service.gatewayUrl} (OpenAPI at /docs)\n`);
         stopOnSignals(service, service.log);
       } catch (err) {
         reportFailure(err);

@@ -86,5 +86,9 @@ describe.skipIf(!REDIS_AVAILABLE)('the quarry command', () => {
     expect(demo.stdout).toMatch(/10 indexed/);
     expect(demo.stdout).toMatch(/Search \(alpha 0\.5\): How many weeks of paid parental leave/);
     expect(demo.stdout).toMatch(/Leave Entitlement · p\.\d/);
+    // The agent answers now from the current policy, and as of 2024 from the superseded one.
+    expect(demo.stdout).toMatch(/As of \d{4}-\d{2}-\d{2}: .*sixteen \(16\) weeks/);
+    expect(demo.stdout).toMatch(/As of 2024-06-01: .*twelve \(12\) weeks/);
+    expect(demo.stdout).toMatch(/\[1\] Parental Leave Policy — 5\. Leave Entitlement, p\.2/);
   }, 180_000);
 });

@@ -1,18 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
+import { AgentAnswer } from '../../../shared/agent/answer.ts';
 import { loadConfig } from '../../../shared/config/config.ts';
+import { agentWorker } from '../../../workers/agent/agent.worker.ts';
+import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { reportFailure } from '../app.ts';
 import { startLocalWatcher } from '../../watcher/local-watcher.ts';
 import { formatStatuses } from '../format.ts';
+import { formatAnswer } from './query.ts';
 import { ensureRedis } from '../local-redis.ts';
 import { startService } from '../service.ts';
 import { waitForSettled } from '../wait.ts';
 import { formatHit, hybridSearch } from './search.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** The same question now and as of a date when the superseded policy was in force. */
+export const DEMO_QUESTIONS: { text: string; asOf?: string }[] = [
+  { text: 'How many weeks of paid parental leave do employees get?' },
+  { text: 'How many weeks of paid parental leave do employees get?', asOf: '2024-06-01' },
+];
 
 /** Questions the example corpus can answer, in both languages. */
 export const DEMO_QUERIES = [
@@ -36,7 +47,7 @@ export async function clearPrefix(redis: Redis, prefix: string): Promise<number>
 export function demoCommand(program: Command): void {
   program
     .command('demo')
-    .description('ingest examples/docs through the queues on the embedded defaults, then run sample searches')
+    .description('ingest examples/docs through the queues on the embedded defaults, then run sample searches and ask the agent')
     .option('--timeout <seconds>', 'how long to wait for ingestion', '300')
     .action(async (o: { timeout: string }) => {
       // The demo keeps to its own prefix, data directory and corpus, and starts clean every time;
@@ -77,6 +88,11 @@ export function demoCommand(program: Command): void {
             const hits = await hybridSearch(service.ports, q.text, { alpha: q.alpha, limit: 3 });
             out(hits.length ? hits.map((h, i) => formatHit(h, i + 1)).join('\n') : '  (no hits)');
             out('');
+          }
+          for (const q of DEMO_QUESTIONS) {
+            out(`Ask the agent${q.asOf ? ` (as of ${q.asOf})` : ''}: ${q.text}`);
+            const answer = AgentAnswer.parse(await runStageOnce(agentWorker, { runId: randomUUID().replace(/-/g, ''), query: q.text, asOf: q.asOf }, service.ports, service.log));
+            out(`${formatAnswer(answer)}\n`);
           }
           if (statuses.some((s) => s.state === 'failed')) process.exitCode = 2;
         } finally {

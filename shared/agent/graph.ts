@@ -57,17 +57,26 @@ export function buildAgentGraph(deps: AgentDeps) {
 
 export type AgentGraph = ReturnType<typeof buildAgentGraph>;
 
-/** Runs one question through the graph. */
-export async function runAgent(
-  graph: AgentGraph,
-  input: { runId: string; query: string; asOf?: string; alpha?: number },
-): Promise<AgentAnswer> {
-  const startedAt = new Date().toISOString();
-  const s = await graph.invoke(
-    { runId: input.runId, query: input.query, requestedAsOf: input.asOf ?? null, requestedAlpha: input.alpha ?? null, startedAt },
+export interface AgentInput {
+  runId: string;
+  query: string;
+  asOf?: string;
+  alpha?: number;
+}
+
+/** Runs one question through the graph and returns its whole final state (the ranking included). */
+export async function runAgentState(graph: AgentGraph, input: AgentInput): Promise<AgentStateType> {
+  return graph.invoke(
+    { runId: input.runId, query: input.query, requestedAsOf: input.asOf ?? null, requestedAlpha: input.alpha ?? null, startedAt: new Date().toISOString() },
     // Each loop passes 5 nodes; the limit is a backstop, the validator is what stops loops.
     { recursionLimit: 40 },
   );
+}
+
+/** Runs one question through the graph. */
+export async function runAgent(graph: AgentGraph, input: AgentInput): Promise<AgentAnswer> {
+  const s = await runAgentState(graph, input);
+  const startedAt = s.startedAt;
   return {
     runId: input.runId,
     text: s.text,

@@ -111,3 +111,4 @@ export function createReranker(config: RerankerConfig, onFallback?: (err: unknow
   }
 }
 
+export { scaledAlphas } from './alpha.ts';

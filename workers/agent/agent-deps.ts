@@ -1,13 +1,13 @@
+import { createAgentRanking } from '../../shared/agent/agent-ranking.ts';
 import { DEFAULT_KNOBS, type AgentDeps, type AgentKnobs, type ChunkMemory } from '../../shared/agent/deps.ts';
 import type { RunContext } from '../../shared/agent/run-context.ts';
 import { createRunContextStore } from '../../shared/agent/run-context.ts';
 import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { DocumentRecord } from '../../shared/domain/index.ts';
-import { sha256Hex } from '../../shared/domain/ids.ts';
 import { PermanentError } from '../../shared/errors.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
 import { buildAnswerPrompt, citationNumbers, composeExtractiveAnswer, createLlm, type AnswerChunk } from '../../shared/llm/index.ts';
-import { createReranker, createSeededRng, planQuery, rankCandidates, rerankHits, understandQuery } from '../../shared/retrieval/index.ts';
+import { createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
 import type { FacetValueVector } from '../../shared/store/facet-values.ts';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
@@ -40,7 +40,7 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
     knobs,
     today: () => clock().toISOString().slice(0, 10),
     understand: (query, today) => understandQuery(query, { today }),
-    plan: (u) => planQuery(u),
+    plan: (u) => planQuery(u, scaledAlphas(config.retrieval.alphaScale)),
     async embed(text) {
       const [v] = await ports.embedder.embed([text]);
       if (!v) throw new PermanentError('DIMENSION_MISMATCH', 'the embedder returned no vector for the query');
@@ -58,23 +58,7 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
       for (const [id, v] of views) out.set(id, { decayedUtility: v.features.decayedUtility, centroid: v.stats.query_centroid, intentHist: v.stats.intent_hist });
       return out;
     },
-    async rank(input) {
-      const [rerank, stored] = await Promise.all([
-        rerankHits(reranker, input.query, input.candidates),
-        ports.store.fetchByIds(input.candidates.map((c) => c.chunk.chunk_id)),
-      ]);
-      const vectors = new Map(stored.map((c) => [c.chunk_id, c.vector]));
-      return rankCandidates({
-        candidates: input.candidates.map((hit) => ({ hit, rerank: rerank.get(hit.chunk.chunk_id) ?? null, vector: vectors.get(hit.chunk.chunk_id) ?? null })),
-        keep: input.keep,
-        intent: input.intent,
-        queryVector: input.queryVector,
-        facetWeights: input.weights,
-        memory: input.memory,
-        // Seeded by the run: a trace can be replayed exactly.
-        rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
-      });
-    },
+    rank: createAgentRanking({ reranker, store: ports.store }),
     async answer({ query, asOf, today, ranked }) {
       const chunks: AnswerChunk[] = await Promise.all(
         ranked.slice(0, 8).map(async (r) => ({

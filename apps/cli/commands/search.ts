@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Embedder } from '../../../shared/embed/embedder.ts';
 import type { HybridHit, VectorStore } from '../../../shared/store/vector-store.ts';
+import { scaledAlphas } from '../../../shared/retrieval/index.ts';
 import { withPorts } from '../app.ts';
 
 /** Embeds the query and runs one hybrid search: the raw retrieval, before any agent logic. */
@@ -30,12 +31,12 @@ export function searchCommand(program: Command): void {
   program
     .command('search <text>')
     .description('hybrid search over indexed chunks (keyword + vector, relative-score fusion)')
-    .option('--alpha <a>', '0 = keyword only, 1 = vector only', '0.5')
+    .option('--alpha <a>', '0 = keyword only, 1 = vector only (default: 0.5 × HYBRID_ALPHA_SCALE)')
     .option('--limit <n>', 'hits', '5')
     .option('--json')
-    .action(async (text: string, o: { alpha: string; limit: string; json?: boolean }) => {
-      await withPorts(async (ports) => {
-        const alpha = Number(o.alpha);
+    .action(async (text: string, o: { alpha?: string; limit: string; json?: boolean }) => {
+      await withPorts(async (ports, config) => {
+        const alpha = o.alpha === undefined ? scaledAlphas(config.retrieval.alphaScale).defaultAlpha : Number(o.alpha);
         if (!(alpha >= 0 && alpha <= 1)) throw new Error(`--alpha must be between 0 and 1, got ${o.alpha}`);
         const hits = await hybridSearch(ports, text, { alpha, limit: Number(o.limit) });
         process.stdout.write(o.json ? `${JSON.stringify(hits, (k, v: unknown) => (k === 'vector' ? undefined : v), 2)}\n` : `${hits.map((h, i) => formatHit(h, i + 1)).join('\n')}\n`);

@@ -1,0 +1,116 @@
+import type { Embedder } from '../shared/embed/index.ts';
+import type { VectorStore } from '../shared/store/index.ts';
+import { agentVariant, hybridRerankVariant } from './agent-variants.ts';
+
+/** A query as a variant receives it: the text and its vector (embedded once, up front). */
+export interface EvalQuery {
+  id: string;
+  text: string;
+  /** The query embedded by the run's embedder; variants that re-embed may ignore it. */
+  vector: Float32Array;
+}
+
+/** What every variant may use. */
+export interface VariantContext {
+  store: VectorStore;
+  embedder: Embedder;
+  /**
+   * How many results a variant should return (the harness scores up to Recall@100).
+   * @defaultValue 100
+   */
+  depth: number;
+  /**
+   * The product's trust in the vector side (HYBRID_ALPHA_SCALE: 1 for a model embedder, 0.4 for
+   * `hash`): the `hybrid` variant runs at the alpha `quarry search` and the planner default to.
+   * @defaultValue 1
+   */
+  alphaScale?: number;
+}
+
+/**
+ * Answers one query with store doc ids, best first. Repeats are allowed (a chunk-level ranking
+ * may name a document twice); the harness keeps each document's first rank.
+ */
+export type Retriever = (query: EvalQuery) => Promise<string[]>;
+
+/** A variant that can run now. */
+export interface AvailableVariant {
+  name: string;
+  description: string;
+  available: true;
+  /** Builds the retriever once per run (load a model, open a client …). */
+  create(ctx: VariantContext): Retriever | Promise<Retriever>;
+}
+
+/** A variant whose component has not landed yet: listed in reports, never faked. */
+export interface PendingVariant {
+  name: string;
+  description: string;
+  available: false;
+  /** Why it cannot run, shown in the report. */
+  reason: string;
+}
+
+/** An entry of the variant registry. */
+export type Variant = AvailableVariant | PendingVariant;
+
+/**
+ * A hybrid-search variant through the VectorStore port at a fixed alpha (0 = BM25 only,
+ * 1 = vector only); the store fuses both sides with relativeScoreFusion.
+ */
+export function hybridVariant(name: string, alpha: number | 'product', description: string): AvailableVariant {
+  return {
+    name,
+    description,
+    available: true,
+    create: ({ store, depth, alphaScale }) =>
+      async (query) => {
+        const a = alpha === 'product' ? productAlpha(alphaScale) : alpha;
+        const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha: a, limit: depth });
+        return hits.map((h) => h.chunk.doc_id);
+      },
+  };
+}
+
+/** Alphas of the hybrid sweep reported as `hybridAlpha` (0.5 is the `hybrid` variant itself). */
+export const HYBRID_SWEEP_ALPHAS = [0.3, 0.5, 0.7] as const;
+
+/** The planner's default alpha before the embedder's scale. */
+export const HYBRID_ALPHA = 0.5;
+
+/** Alpha of the `hybrid` variant: the product default (`quarry search`, the planner's default). */
+export function productAlpha(alphaScale = 1): number {
+  return HYBRID_ALPHA * alphaScale;
+}
+
+/**
+ * The variant registry, in report order. To add `hybrid+rerank` or `agent` once the reranker
+ * (shared/retrieval) or the agent lands, replace its pending entry with an {@link AvailableVariant}
+ * whose `create` builds the component from the context; the harness, table and JSON need no change.
+ */
+export const VARIANTS: readonly Variant[] = [
+  hybridVariant('keyword', 0, 'BM25 only (alpha 0)'),
+  hybridVariant('vector', 1, 'vector only (alpha 1)'),
+  hybridVariant('hybrid', 'product', 'relativeScoreFusion at the product default alpha (0.5 × HYBRID_ALPHA_SCALE)'),
+  hybridRerankVariant,
+  agentVariant,
+];
+
+/** Variants run when `--variants` is not given: every available one. */
+export function defaultVariantNames(registry: readonly Variant[] = VARIANTS): string[] {
+  return registry.filter((v) => v.available).map((v) => v.name);
+}
+
+/**
+ * Looks variant names up in the registry, keeping the registry's order.
+ * @throws Error naming the unknown names and every known one.
+ */
+export function selectVariants(names: readonly string[], registry: readonly Variant[] = VARIANTS): Variant[] {
+  const known = new Set(registry.map((v) => v.name));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new Error(`unknown variant(s) ${unknown.join(', ')}; known: ${registry.map((v) => v.name).join(', ')}`);
+  }
+  const wanted = new Set(names);
+  return registry.filter((v) => wanted.has(v.name));
+}

@@ -1,0 +1,29 @@
+import { createSeededRng, rankCandidates, rerankHits, type Reranker } from '../retrieval/index.ts';
+import { sha256Hex } from '../domain/ids.ts';
+import type { VectorStore } from '../store/vector-store.ts';
+import type { AgentDeps } from './deps.ts';
+
+/**
+ * The agent's rerank_diversify step with real parts: the reranker scores the candidates, their
+ * vectors come from the store for MMR, and the ranking adds priors and memory. Shared by the
+ * agent worker and the evaluation harness, so both rank the same way.
+ */
+export function createAgentRanking(deps: { reranker: Reranker; store: Pick<VectorStore, 'fetchByIds'> }): AgentDeps['rank'] {
+  return async (input) => {
+    const [rerank, stored] = await Promise.all([
+      rerankHits(deps.reranker, input.query, input.candidates),
+      deps.store.fetchByIds(input.candidates.map((c) => c.chunk.chunk_id)),
+    ]);
+    const vectors = new Map(stored.map((c) => [c.chunk_id, c.vector]));
+    return rankCandidates({
+      candidates: input.candidates.map((hit) => ({ hit, rerank: rerank.get(hit.chunk.chunk_id) ?? null, vector: vectors.get(hit.chunk.chunk_id) ?? null })),
+      keep: input.keep,
+      intent: input.intent,
+      queryVector: input.queryVector,
+      facetWeights: input.weights,
+      memory: input.memory,
+      // Seeded by the run: a trace can be replayed exactly.
+      rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
+    });
+  };
+}

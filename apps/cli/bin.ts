@@ -8,6 +8,7 @@ import { runCommands } from './commands/run.ts';
 import { searchCommand } from './commands/search.ts';
 import { queryCommand } from './commands/query.ts';
 import { statusCommand } from './commands/status.ts';
+import { verifyCommands } from './commands/verify.ts';
 
 const program = new Command('quarry').description('PDFs in a folder → searchable, cited chunks').showHelpAfterError();
 ingestCommands(program);
@@ -19,5 +20,6 @@ runCommands(program);
 demoCommand(program);
 facetsCommands(program);
 memoryCommands(program);
+verifyCommands(program);
 
 await program.parseAsync(process.argv);

@@ -12,9 +12,14 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
   if (!s.queryVector || !s.plan) throw new Error('rerank_diversify before planner');
   const candidates = s.narrowed ?? s.candidates;
   const memory = await deps.memory(candidates.map((c) => c.chunk.chunk_id));
+  // The reranker scores passages against the question itself (date phrase removed), not the
+  // keyword text: that one appends spacing variants and entities for BM25, and a bag of variants
+  // read as a question gains word-boundary bigrams no passage has ("금출" from "장려금 출산장려금"),
+  // so "출산 장려금 …" and "출산장려금 …" would be graded differently (seed 000 §9.6).
+  const question = s.understanding?.stripped || s.understanding?.normalised || s.searchText;
   const ranked = await deps.rank({
     runId: s.runId,
-    query: s.searchText,
+    query: question,
     queryVector: s.queryVector,
     intent: s.plan.intent,
     candidates,

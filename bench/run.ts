@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { benchCorpus, type CorpusFigures } from './ingest.bench.ts';
+import { queryBench } from './query.bench.ts';
+import { queryJson, queryTable } from './query-report.ts';
+import { parseSizes } from './query-stats.ts';
 
 const SHARED = path.resolve(import.meta.dirname, '../../shared');
 const FREECULTURE = path.join(SHARED, 'pdfs/robustness/freeculture.pdf');
@@ -43,11 +46,26 @@ function print(result: Record<string, unknown>): void {
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const which = args.find((a) => !a.startsWith('--')) ?? 'ingest';
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const filesArg = args.find((a) => a.startsWith('--files='));
-if (which !== 'ingest') {
-  console.error(`unknown benchmark "${which}"; available: ingest`);
+if (which === 'query') {
+  const result = await queryBench({
+    sizes: parseSizes(option('sizes'), [10_000, 100_000]),
+    queries: Number(option('queries') ?? 100),
+    gateway: args.includes('--no-gateway')
+      ? null
+      : { requests: Number(option('requests') ?? 200), concurrency: Number(option('concurrency') ?? 8), workers: [1, 2] },
+    vectorIndexFrom: args.includes('--no-vector-index') ? Number.POSITIVE_INFINITY : Number(option('vector-index-from') ?? 50_000),
+    seed: Number(option('seed') ?? 42),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  if (json) console.log(JSON.stringify(queryJson(result)));
+  else console.log(queryTable(result).join('\n'));
+} else if (which !== 'ingest') {
+  console.error(`unknown benchmark "${which}"; available: ingest, query`);
   process.exit(2);
+} else {
+  const result = await ingestBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 200 });
+  if (json) console.log(JSON.stringify(result));
+  else print(result);
 }
-const result = await ingestBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 200 });
-if (json) console.log(JSON.stringify(result));
-else print(result);

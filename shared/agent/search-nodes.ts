@@ -49,8 +49,14 @@ function clampFor(s: AgentStateType): Filter {
 /** candidate_search: broad hybrid search under the time clamp (seed: limit≈300). */
 export async function candidateSearch(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector) throw new Error('candidate_search before listener');
+  // A DRILLDOWN loop (and a RELAX whose alpha is unchanged) asks the very same search again: the
+  // query vector is fixed for the run, so the same text, alpha, date and limit give the same hits.
+  const key = JSON.stringify([s.searchText, s.alpha, s.asOf, deps.knobs.stage1Limit]);
+  if (key === s.candidatesKey) {
+    return { update: { narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: s.candidates.length, reused: true } };
+  }
   const candidates = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit });
-  return { update: { candidates, narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
+  return { update: { candidates, candidatesKey: key, narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
 }
 
 /** The 1–3 facet sets worth trying: the strongest value of the two strongest facets, and both together. */

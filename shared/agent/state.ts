@@ -33,6 +33,8 @@ export const AgentState = Annotation.Root({
   loops: last<number>(0),
 
   candidates: last<HybridHit[]>([]),
+  /** The search `candidates` answer (text, alpha, as-of, limit): a loop that would ask it again reuses them. */
+  candidatesKey: last<string | null>(null),
   weights: last<FacetWeights>({}),
   narrowed: last<HybridHit[] | null>(null),
   ranked: last<RankedCandidate[]>([]),

@@ -3,6 +3,7 @@ import { relativeScoreFusion } from '../fusion.ts';
 import type { HybridHit } from '../vector-store.ts';
 import { keywordText } from './keyword-text.ts';
 import { CHUNK_COLUMNS, FTS_COLUMN, rowToChunk } from './schema.ts';
+import { hnswEf } from './vector-index.ts';
 
 /** A validated hybrid request, as the store hands it over. */
 export interface HybridRequest {
@@ -20,7 +21,7 @@ type Row = Record<string, unknown>;
 
 /**
  * Keyword top-N (native full-text index over `keyword_text`, BM25) and vector top-N (exact
- * cosine scan) under the same pre-filter, run in parallel, then fused by relativeScoreFusion.
+ * cosine scan, or the optional HNSW index when one was built) under the same pre-filter, run in parallel, then fused by relativeScoreFusion.
  * A side whose weight is 0 is not run at all, as in Weaviate.
  */
 export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Promise<HybridHit[]> {
@@ -39,10 +40,14 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
   const vectorSide = async (): Promise<Row[]> => {
     // A zero vector has no direction (cosine is undefined): that side finds nothing.
     if (req.alpha <= 0 || !Array.from(req.vector).some((x) => x !== 0)) return [];
+    // ef and refine only matter when an ANN index exists (see vector-index.ts); refine keeps the
+    // returned cosine exact, so fusion normalises true similarities either way.
     let query = table
       .vectorSearch(Float32Array.from(req.vector))
       .column('vector')
       .distanceType('cosine')
+      .ef(hnswEf(req.candidates))
+      .refineFactor(1)
       .select([...CHUNK_COLUMNS, '_distance'])
       .limit(req.candidates);
     if (req.where) query = query.where(req.where);

@@ -14,6 +14,7 @@ import {
   type VectorStore,
 } from '../vector-store.ts';
 import { checkScanFields, scanChunkTable } from './chunk-scan.ts';
+import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
 import { hybridSearch } from './hybrid-search.ts';
@@ -32,6 +33,7 @@ import {
   rowToDocument,
   rowVector,
 } from './schema.ts';
+import { buildVectorIndex } from './vector-index.ts';
 import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
@@ -72,6 +74,8 @@ export interface LanceDbStore extends VectorStore {
    * @throws RetryableError `STORE_UNAVAILABLE` on I/O failure or persistent commit conflicts.
    */
   optimize(): Promise<void>;
+  /** Builds (or rebuilds) the optional HNSW index for the vector side of `hybrid`: see vector-index.ts for when (not) to. */
+  buildVectorIndex(): Promise<void>;
 }
 
 /**
@@ -84,6 +88,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const candidateFloor = options.candidateFloor ?? 100;
   const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
   const writeBatchSize = options.writeBatchSize ?? 2000;
+  // Before any LanceDB work: on 2-core hosts its default CPU pool deadlocks full-text index writes.
+  ensureLanceCpuThreads();
   let db: lancedb.Connection;
   try {
     db = await lancedb.connect(options.dir, { readConsistencyInterval: options.readConsistencyIntervalSeconds ?? 0 });
@@ -376,6 +382,11 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     async optimize() {
       const table = await guarded('optimize', () => requireTable(CHUNKS_TABLE));
       await lock(() => withConflictRetry('optimize', () => optimizeNow(table)));
+    },
+
+    async buildVectorIndex() {
+      const table = await guarded('buildVectorIndex', () => requireTable(CHUNKS_TABLE));
+      await lock(() => withConflictRetry('buildVectorIndex', () => buildVectorIndex(table)));
     },
 
     async close() {

@@ -1,0 +1,185 @@
+/**
+ * `npm run bench -- query`: candidate hybrid search and whole agent runs over a synthetic
+ * corpus at several sizes, and gateway throughput with one and two agent worker processes.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { startRedisServer } from '../apps/cli/local-redis.ts';
+import { loadConfig, type Config } from '../shared/config/config.ts';
+import { createLanceDbStore } from '../shared/store/index.ts';
+import { createPorts, type Ports } from '../workers/runtime/ports.ts';
+import { gatewayBench, type GatewayFigures } from './query-gateway.ts';
+import { loadSyntheticCorpus, type LoadFigures } from './query-load-corpus.ts';
+import { measureAgent, measureCandidates, overlapAt, type AgentFigures } from './query-measure.ts';
+import type { LatencySummary } from './query-stats.ts';
+import { syntheticQueries } from './synthetic-corpus.ts';
+
+/** Targets of the query path (seed 000 §11). */
+export const TARGETS = { candidateP95Ms: 50, agentP95Ms: 250, atSize: 100_000 } as const;
+
+export interface QueryBenchOptions {
+  sizes: number[];
+  /** Timed queries per size (after a short untimed warm-up). */
+  queries: number;
+  gateway: { requests: number; concurrency: number; workers: number[] } | null;
+  /** Sizes from which the opt-in HNSW vector index is also measured (Infinity: never). */
+  vectorIndexFrom: number;
+  seed: number;
+  /** Progress lines on stderr. */
+  log: (line: string) => void;
+}
+
+/** Figures of one corpus size. */
+export interface SizeFigures extends AgentFigures {
+  chunks: number;
+  load: LoadFigures & { diskMb: number };
+  /** store.hybrid(limit 300, temporal clamp, alpha 0.5), ms: the exact vector scan (the default). */
+  candidate: LatencySummary;
+  /** The same two measurements after building the opt-in HNSW index, when asked for. */
+  indexed: IndexedFigures | null;
+}
+
+export interface IndexedFigures extends AgentFigures {
+  buildSeconds: number;
+  candidate: LatencySummary;
+  /** Share of the exact hybrid top 300 (and top 30) the indexed hybrid also returns. */
+  overlapAt300: number;
+  overlapAt30: number;
+}
+
+export interface QueryBenchResult {
+  /** Vector dimension and embedder model the corpus was embedded with. */
+  dimension: number;
+  embedder: string;
+  sizes: Record<string, SizeFigures>;
+  gateway: (GatewayFigures & { chunks: number }) | null;
+  skipped: string[];
+  /** 1-minute load average of the machine when the run started and ended (other processes share the cores). */
+  loadAverage: { start: number; end: number };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Bytes under `dir`, in MB. */
+function diskMb(dir: string): number {
+  let bytes = 0;
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      const st = statSync(full);
+      if (st.isDirectory()) walk(full);
+      else bytes += st.size;
+    }
+  };
+  walk(dir);
+  return Math.round(bytes / 1e5) / 10;
+}
+
+/** Why 1M chunks is not run, with what the largest measured size says it would cost. */
+function millionNote(sizes: Record<string, SizeFigures>, dimension: number): string {
+  const largest = Object.values(sizes).sort((a, b) => b.chunks - a.chunks)[0];
+  if (!largest) return '1000000 chunks: not run.';
+  const k = 1_000_000 / largest.chunks;
+  return (
+    `1000000 chunks: not run by default. Scaling the ${largest.chunks}-chunk load linearly gives ≥ ${Math.round((largest.load.loadSeconds * k) / 60)} min ` +
+    `and ≥ ${Math.round((largest.load.diskMb * k) / 1024)} GB on disk (refreshes of the full-text index grow with the table, so more), ` +
+    `and an exact vector scan would read ${Math.round((largest.chunks * k * dimension * 4) / 1e9)} GB of floats per query: it does not fit the ~15 min budget. ` +
+    'Run it explicitly with --sizes=1m.'
+  );
+}
+
+function benchConfig(root: string, redisUrl: string, size: number): Config {
+  // The configured embedder (EMBEDDER, EMBED_*) is honoured; the rest is fixed and private to the run.
+  return loadConfig({
+    ...process.env,
+    REDIS_URL: redisUrl,
+    QUARRY_PREFIX: `bench-query-${size}`,
+    QUARRY_DATA_DIR: path.join(root, `data-${size}`),
+    QUARRY_WATCH_DIR: path.join(root, 'inbox'),
+    LOG_LEVEL: 'error',
+    // The agent as measured: no LLM, the embedded reranker, an open gateway on loopback only.
+    LLM: 'none',
+    RERANKER: 'lexical',
+    GATEWAY_HOST: '127.0.0.1',
+    QUARRY_API_KEYS: '',
+    QUARRY_ADMIN_KEYS: '',
+  });
+}
+
+/** Builds the opt-in HNSW index (a maintenance connection, as a CLI would) and measures again. */
+async function measureIndexed(ports: Ports, config: Config, size: number, queries: readonly string[], today: string, exactIds: string[][], log: (line: string) => void): Promise<IndexedFigures> {
+  log(`[${size}] building the opt-in HNSW vector index…`);
+  const t0 = performance.now();
+  const maintenance = await createLanceDbStore({ dir: config.lancedbDir });
+  try {
+    await maintenance.buildVectorIndex();
+  } finally {
+    await maintenance.close();
+  }
+  const buildSeconds = Math.round((performance.now() - t0) / 10) / 100;
+  const cand = await measureCandidates(ports, queries, today);
+  log(`[${size}] indexed candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms (built in ${buildSeconds}s)`);
+  const agent = await measureAgent(ports, queries, `b${size}-indexed`);
+  log(`[${size}] indexed agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
+  return { buildSeconds, candidate: cand.latency, overlapAt300: overlapAt(exactIds, cand.ids, 300), overlapAt30: overlapAt(exactIds, cand.ids, 30), ...agent };
+}
+
+/** Runs the whole benchmark; every process and file it starts is stopped and removed before it returns. */
+export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchResult> {
+  const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-query-'));
+  const redis = await startRedisServer({ dir: path.join(root, 'redis') });
+  const queries = syntheticQueries(opts.queries, opts.seed);
+  const today = new Date().toISOString().slice(0, 10);
+  const result: QueryBenchResult = { dimension: 0, embedder: '', sizes: {}, gateway: null, skipped: [], loadAverage: { start: round2(loadavg()[0] ?? 0), end: 0 } };
+  const largest = Math.max(...opts.sizes);
+  try {
+    for (const size of opts.sizes) {
+      const config = benchConfig(root, redis.url, size);
+      const ports = await createPorts(config);
+      try {
+        await ports.store.ensureSchema({ dimension: ports.embedder.dimension });
+        result.dimension = ports.embedder.dimension;
+        result.embedder = ports.embedder.model;
+        opts.log(`[${size}] loading ${size} chunks…`);
+        const load = await loadSyntheticCorpus({
+          store: ports.store,
+          embedder: ports.embedder,
+          embeddingCache: ports.embeddingCache,
+          embedBatchSize: config.embedder.batchSize,
+          chunks: size,
+          seed: opts.seed,
+          onProgress: (n, total) => opts.log(`[${size}]   ${n}/${total} chunks written`),
+        });
+        opts.log(`[${size}] loaded in ${load.loadSeconds}s; candidate search × ${queries.length}…`);
+        const disk = diskMb(config.lancedbDir);
+        const exact = await measureCandidates(ports, queries, today);
+        opts.log(`[${size}] candidate p50 ${exact.latency.p50} ms, p95 ${exact.latency.p95} ms; agent runs × ${queries.length}…`);
+        const agent = await measureAgent(ports, queries, `b${size}`);
+        opts.log(`[${size}] agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
+        const figures: SizeFigures = { chunks: load.chunks, load: { ...load, diskMb: disk }, candidate: exact.latency, ...agent, indexed: null };
+        result.sizes[String(size)] = figures;
+        if (opts.gateway && size === largest) {
+          opts.log(`[${size}] gateway: ${opts.gateway.requests} requests at concurrency ${opts.gateway.concurrency}, workers ${opts.gateway.workers.join(' then ')}…`);
+          try {
+            result.gateway = { chunks: size, ...(await gatewayBench({ config, queries, ...opts.gateway, log: opts.log })) };
+          } catch (err) {
+            // Keep every other figure: say why the gateway part has none.
+            result.skipped.push(`gateway: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        if (size >= opts.vectorIndexFrom) figures.indexed = await measureIndexed(ports, config, size, queries, today, exact.ids, opts.log);
+      } finally {
+        await ports.close();
+      }
+      // Each size has its own data directory; drop it once measured (100k chunks take ~2 GB).
+      rmSync(config.dataDir, { recursive: true, force: true });
+    }
+    if (!opts.sizes.includes(1_000_000)) result.skipped.push(millionNote(result.sizes, result.dimension));
+    result.loadAverage.end = round2(loadavg()[0] ?? 0);
+  } finally {
+    await redis.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+  return result;
+}

@@ -7,6 +7,7 @@ import { memoryCommands } from './commands/memory.ts';
 import { runCommands } from './commands/run.ts';
 import { searchCommand } from './commands/search.ts';
 import { queryCommand } from './commands/query.ts';
+import { reindexCommand } from './commands/reindex.ts';
 import { statusCommand } from './commands/status.ts';
 import { verifyCommands } from './commands/verify.ts';
 
@@ -21,5 +22,6 @@ demoCommand(program);
 facetsCommands(program);
 memoryCommands(program);
 verifyCommands(program);
+reindexCommand(program);
 
 await program.parseAsync(process.argv);

@@ -23,8 +23,20 @@ export const ConfigSchema = z.object({
   QUARRY_WATCH_DIR: z.string().min(1).default('inbox'),
   /** Artifact store: `local` keeps stage outputs under QUARRY_DATA_DIR/artifacts. @defaultValue local */
   ARTIFACT_STORE: z.enum(['local']).default('local'),
-  /** Vector store: `lancedb` is embedded, under QUARRY_DATA_DIR/lancedb. @defaultValue lancedb */
-  VECTOR_STORE: z.enum(['lancedb']).default('lancedb'),
+  /** Vector store: `lancedb` is embedded, under QUARRY_DATA_DIR/lancedb; `weaviate` is the server at WEAVIATE_URL. @defaultValue lancedb */
+  VECTOR_STORE: z.enum(['lancedb', 'weaviate']).default('lancedb'),
+  /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
+  WEAVIATE_URL: z.string().url().optional(),
+  /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */
+  WEAVIATE_GRPC_URL: z.string().regex(/^(grpcs?:\/\/)?[^\s:/]+(:\d+)$|^\[[0-9a-fA-F:]+\]:\d+$/, 'host:port').optional(),
+  /** Weaviate API key (Weaviate Cloud, or a server with API-key auth). */
+  WEAVIATE_API_KEY: z.string().optional(),
+  /** Prefix of Quarry's Weaviate collection names (`<prefix>Chunk` …), so several installs share a server. @defaultValue empty */
+  WEAVIATE_COLLECTION_PREFIX: z.string().regex(/^([A-Z][A-Za-z0-9_]*)?$/, 'starts with A-Z; letters, digits and _ only').default(''),
+  /** Tokenization of Chunk.body: `auto` uses kagome_kr when the server enables it, else trigram. @defaultValue auto */
+  WEAVIATE_BODY_TOKENIZATION: z.enum(['auto', 'kagome_kr', 'trigram']).default('auto'),
+  /** Objects per Weaviate batch request (200–1000). @defaultValue 500 */
+  WEAVIATE_BATCH_SIZE: int(200, 1000).default(500),
   /** Embedder: `hash` needs no model; `openai` calls any OpenAI-compatible /embeddings endpoint. @defaultValue hash */
   EMBEDDER: z.enum(['hash', 'openai']).default('hash'),
   /** Embedding model name (for `openai`; `hash` names itself). @defaultValue text-embedding-3-small */
@@ -110,7 +122,7 @@ export interface Config {
   artifactsDir: string;
   lancedbDir: string;
   artifactStore: RawConfig['ARTIFACT_STORE'];
-  vectorStore: RawConfig['VECTOR_STORE'];
+  vectorStore: VectorStoreSettings;
   embedder: {
     provider: RawConfig['EMBEDDER'];
     model: string;
@@ -130,6 +142,19 @@ export interface Config {
   llm: { provider: RawConfig['LLM']; model: string; baseUrl?: string; apiKey?: string };
   retrieval: { alphaScale: number };
 }
+
+/** Which vector store, and how to reach it (`createVectorStore` takes this as it is). */
+export type VectorStoreSettings =
+  | { kind: 'lancedb'; dir: string }
+  | {
+      kind: 'weaviate';
+      url: string;
+      grpcUrl?: string;
+      apiKey?: string;
+      collectionPrefix: string;
+      bodyTokenization: RawConfig['WEAVIATE_BODY_TOKENIZATION'];
+      batchSize: number;
+    };
 
 /** The vector side's trust when HYBRID_ALPHA_SCALE is unset: full for models, low for `hash`. */
 export const DEFAULT_ALPHA_SCALE = { hash: 0.4, openai: 1 } as const;
@@ -164,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   }
   if (c.RERANKER !== 'lexical' && !c.RERANKER_URL) problems.push(`RERANKER_URL: required when RERANKER=${c.RERANKER}`);
   if (c.LLM === 'openai' && !c.LLM_BASE_URL && !c.LLM_API_KEY) problems.push('LLM_API_KEY: required when LLM=openai talks to api.openai.com (or set LLM_BASE_URL)');
+  if (c.VECTOR_STORE === 'weaviate' && !c.WEAVIATE_URL) problems.push('WEAVIATE_URL: required when VECTOR_STORE=weaviate');
   if (problems.length) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, c.QUARRY_DATA_DIR);
   return {
@@ -174,7 +200,18 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     artifactsDir: path.join(dataDir, 'artifacts'),
     lancedbDir: path.join(dataDir, 'lancedb'),
     artifactStore: c.ARTIFACT_STORE,
-    vectorStore: c.VECTOR_STORE,
+    vectorStore:
+      c.VECTOR_STORE === 'weaviate'
+        ? {
+            kind: 'weaviate',
+            url: c.WEAVIATE_URL as string,
+            grpcUrl: c.WEAVIATE_GRPC_URL,
+            apiKey: c.WEAVIATE_API_KEY,
+            collectionPrefix: c.WEAVIATE_COLLECTION_PREFIX,
+            bodyTokenization: c.WEAVIATE_BODY_TOKENIZATION,
+            batchSize: c.WEAVIATE_BATCH_SIZE,
+          }
+        : { kind: 'lancedb', dir: path.join(dataDir, 'lancedb') },
     embedder: {
       provider: c.EMBEDDER,
       model: c.EMBEDDER === 'hash' ? `hash-${c.EMBED_DIMENSION}` : c.EMBED_MODEL,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
-import { keywordText } from '../../shared/store/lancedb/keyword-text.ts';
+import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { CHUNKS_TABLE, FTS_INDEX } from '../../shared/store/lancedb/schema.ts';

@@ -9,7 +9,24 @@ import { loadConfig, type Config } from '../../shared/config/config.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
 
-/** A temp workspace: watched folder, data directory, its own Redis prefix. */
+/**
+ * The vector store the suites run on: the embedded LanceDB, or — when VECTOR_STORE=weaviate and
+ * WEAVIATE_URL are set (the hosted CI workflow) — Weaviate, each workspace in collections of
+ * its own prefix.
+ */
+export function storeEnv(): Record<string, string> {
+  if (process.env.VECTOR_STORE !== 'weaviate') return {};
+  const pick = (k: string) => (process.env[k] ? { [k]: process.env[k] as string } : {});
+  return {
+    VECTOR_STORE: 'weaviate',
+    ...pick('WEAVIATE_URL'),
+    ...pick('WEAVIATE_GRPC_URL'),
+    ...pick('WEAVIATE_API_KEY'),
+    WEAVIATE_COLLECTION_PREFIX: `T${Math.random().toString(36).slice(2, 10)}`,
+  };
+}
+
+/** A temp workspace: watched folder, data directory, its own Redis prefix (and Weaviate collections, see {@link storeEnv}). */
 export function testWorkspace(redisUrl: string, env: Record<string, string> = {}): { config: Config; root: string; cleanup(): void } {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-test-'));
   const watchDir = path.join(root, 'inbox');
@@ -21,6 +38,7 @@ export function testWorkspace(redisUrl: string, env: Record<string, string> = {}
     QUARRY_WATCH_DIR: watchDir,
     LOG_LEVEL: 'error',
     WORKER_CONCURRENCY: '2',
+    ...storeEnv(),
     ...env,
   });
   return { config, root, cleanup: () => rmSync(root, { recursive: true, force: true }) };

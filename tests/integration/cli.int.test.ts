@@ -68,6 +68,30 @@ describe.skipIf(!REDIS_AVAILABLE)('the quarry command', () => {
     expect(search.stdout).toMatch(/지원 금액.* · p\.\d/);
   }, 180_000);
 
+  it('reindexes into another store from stored artifacts, and refuses to copy a store onto itself', async () => {
+    const copyDir = path.join(ws.root, 'copy');
+    const same = await quarry('reindex', '--to', 'lancedb');
+    expect(same.code).toBe(1);
+    expect(same.stdout).toMatch(/target is the configured store itself.*--data-dir/);
+    const noWeaviate = await quarry('reindex', '--to', 'weaviate');
+    expect(noWeaviate.stdout).toMatch(/WEAVIATE_URL: required when VECTOR_STORE=weaviate/);
+
+    const copied = await quarry('reindex', '--to', 'lancedb', '--data-dir', copyDir);
+    expect(copied.code, copied.stdout).toBe(0);
+    const m = /reindexed (\d+) document\(s\), (\d+) chunk\(s\), (\d+) facet value\(s\)/.exec(copied.stdout);
+    expect(m, copied.stdout).not.toBeNull();
+    expect(Number(m?.[1])).toBeGreaterThan(0);
+    const status = JSON.parse((await quarry('status', '--json')).stdout) as { documents: { state: string; chunkCount: number | null }[] };
+    const indexed = status.documents.filter((d) => d.state === 'indexed');
+    expect(Number(m?.[1])).toBe(indexed.length);
+    expect(Number(m?.[2])).toBe(indexed.reduce((n, d) => n + (d.chunkCount ?? 0), 0));
+
+    // The copy answers like the original, without any stage having run for it.
+    const search = (dataDir: string) =>
+      promisify(execFile)(process.execPath, [bin, 'search', '출산장려금 지원 금액', '--limit', '3'], { cwd: ws.root, env: { ...env, QUARRY_DATA_DIR: dataDir } }).then((r) => r.stdout);
+    expect(await search(copyDir)).toBe(await search(ws.config.dataDir));
+  }, 120_000);
+
   it('says clearly what is wrong with bad input', async () => {
     const missing = await quarry('ingest', 'register-source', '--path', 'nope.pdf');
     expect(missing.code).toBe(1);

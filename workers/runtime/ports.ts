@@ -41,7 +41,7 @@ export function createRedis(url: string): Redis {
 export async function createPorts(config: Config): Promise<Ports & { close(): Promise<void> }> {
   const redis = createRedis(config.redisUrl);
   const queues = createQueueClient(redis, config.prefix);
-  const store = await createVectorStore({ kind: config.vectorStore, dir: config.lancedbDir });
+  const store = await createVectorStore(config.vectorStore);
   const ports: Ports = {
     config,
     redis,

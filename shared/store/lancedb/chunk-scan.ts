@@ -1,7 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
-import { PermanentError } from '../../errors.ts';
 import type { ChunkField, ScanQuery, ScannedChunk } from '../vector-store.ts';
-import { CHUNK_COLUMNS, isoDay, isoInstant, stringList } from './schema.ts';
+import { isoDay, isoInstant, stringList } from './schema.ts';
 import { classifyStoreError } from './write-guard.ts';
 
 type Cell = (cell: unknown) => unknown;
@@ -19,18 +18,6 @@ const CONVERT: Record<ChunkField, Cell> = {
   entities: stringList, valid_from: isoDay, valid_to: isoDay,
   doc_type: text, jurisdiction: text, lang: text, created_at: isoInstant, updated_at: isoInstant,
 };
-
-/**
- * Checks a projection before any I/O: field names reach LanceDB as column names, so only names
- * of the closed chunk-column list pass.
- * @throws PermanentError `INVALID_PAYLOAD` for an empty list or an unknown field.
- */
-export function checkScanFields(fields: readonly string[]): void {
-  if (fields.length === 0) throw new PermanentError('INVALID_PAYLOAD', 'scanChunks needs at least one field');
-  const known: readonly string[] = CHUNK_COLUMNS;
-  const unknown = fields.filter((f) => !known.includes(f));
-  if (unknown.length) throw new PermanentError('INVALID_PAYLOAD', `scanChunks cannot project ${unknown.join(', ')}`);
-}
 
 /**
  * Streams the chunks table batch by batch, projected to `q.fields`, under the SQL `where`.

@@ -1,7 +1,8 @@
 import { makeArrowTable, type Table } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import { PermanentError } from '../../errors.ts';
-import { FacetName, FacetValueVectorWithoutVector, type FacetValueVector } from '../facet-values.ts';
+import type { FacetName, FacetValueVector } from '../facet-values.ts';
+import { checkFacetName, checkReplaceFacet, compareFacetRows, facetKey, validFacetRows } from '../validation.ts';
 import { sqlString } from './filter-sql.ts';
 import { dimensionOfSchema, isoInstant, rowVector, stringList } from './schema.ts';
 import { withConflictRetry } from './write-guard.ts';
@@ -39,8 +40,6 @@ export interface FacetTableAccess {
   lock: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Maps LanceDB failures to Quarry errors. */
   guarded: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
-  /** @throws PermanentError `DIMENSION_MISMATCH` / `EMBEDDING_QUALITY`. */
-  checkVector(vector: ArrayLike<number>, dimension: number, what: string): void;
   /** Compacts and prunes a table. */
   optimize(table: Table): Promise<void>;
 }
@@ -50,15 +49,6 @@ export interface FacetTableOps {
   upsertFacetValues(rows: FacetValueVector[]): Promise<void>;
   replaceFacetValues(facet: FacetName, rows: FacetValueVector[]): Promise<{ deleted: number }>;
   listFacetValues(facet?: FacetName): Promise<FacetValueVector[]>;
-}
-
-function key(facet: string, value: string): string {
-  return `${facet}\u0000${value}`;
-}
-
-function compare(a: FacetValueVector, b: FacetValueVector): number {
-  if (a.facet !== b.facet) return a.facet < b.facet ? -1 : 1;
-  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
 }
 
 function rowToFacetValue(row: Record<string, unknown>): FacetValueVector {
@@ -102,21 +92,6 @@ export function createFacetTableOps(access: FacetTableAccess): FacetTableOps {
     });
   }
 
-  /** Validated rows, deduplicated by (facet, value), last one winning. */
-  function validate(rows: readonly FacetValueVector[], dimension: number): Map<string, FacetValueVector> {
-    const byKey = new Map<string, FacetValueVector>();
-    for (const row of rows) {
-      const { vector, ...rest } = row;
-      const parsed = FacetValueVectorWithoutVector.safeParse(rest);
-      if (!parsed.success) {
-        throw new PermanentError('STORE_REJECTED', `facet value ${String(row.facet)}=${String(row.value)}: ${parsed.error.message}`);
-      }
-      access.checkVector(vector, dimension, `facet value ${row.facet}=${row.value}`);
-      byKey.set(key(row.facet, row.value), { ...parsed.data, vector });
-    }
-    return byKey;
-  }
-
   async function merge(table: Table, dimension: number, rows: Iterable<FacetValueVector>): Promise<void> {
     const data = makeArrowTable(
       [...rows].map((r) => ({ ...r, updated_at: new Date(r.updated_at), vector: Array.from(r.vector) })),
@@ -132,23 +107,21 @@ export function createFacetTableOps(access: FacetTableAccess): FacetTableOps {
     async upsertFacetValues(rows) {
       if (rows.length === 0) return;
       const { table, dimension } = await requireTable('upsertFacetValues');
-      const byKey = validate(rows, dimension);
+      const byKey = validFacetRows(rows, dimension);
       await lock(() => merge(table, dimension, byKey.values()));
     },
 
     async replaceFacetValues(facet, rows) {
-      if (!FacetName.safeParse(facet).success) throw new PermanentError('INVALID_PAYLOAD', `unknown facet ${String(facet)}`);
-      const other = rows.find((r) => r.facet !== facet);
-      if (other) throw new PermanentError('STORE_REJECTED', `replaceFacetValues(${facet}) got a row of facet ${other.facet}`);
+      checkReplaceFacet(facet, rows);
       const { table, dimension } = await requireTable('replaceFacetValues');
-      const byKey = validate(rows, dimension);
+      const byKey = validFacetRows(rows, dimension);
       return lock(async () => {
         // New rows first, stale ones after: a reader never finds the facet empty.
         await merge(table, dimension, byKey.values());
         const present = (await guarded('replaceFacetValues', () =>
           table.query().where(`facet = ${sqlString(facet)}`).select(['value']).toArray(),
         )) as Record<string, unknown>[];
-        const stale = present.map((r) => String(r.value)).filter((v) => !byKey.has(key(facet, v)));
+        const stale = present.map((r) => String(r.value)).filter((v) => !byKey.has(facetKey(facet, v)));
         let deleted = 0;
         for (let start = 0; start < stale.length; start += DELETE_BATCH) {
           const list = stale.slice(start, start + DELETE_BATCH).map(sqlString).join(', ');
@@ -163,16 +136,14 @@ export function createFacetTableOps(access: FacetTableAccess): FacetTableOps {
     },
 
     async listFacetValues(facet) {
-      if (facet !== undefined && !FacetName.safeParse(facet).success) {
-        throw new PermanentError('INVALID_PAYLOAD', `unknown facet ${String(facet)}`);
-      }
+      checkFacetName(facet);
       return guarded('listFacetValues', async () => {
         const table = await access.openTable(FACET_VALUES_TABLE);
         if (!table) return [];
         let query = table.query();
         if (facet !== undefined) query = query.where(`facet = ${sqlString(facet)}`);
         const found = (await query.toArray()) as Record<string, unknown>[];
-        return found.map(rowToFacetValue).sort(compare);
+        return found.map(rowToFacetValue).sort(compareFacetRows);
       });
     },
   };

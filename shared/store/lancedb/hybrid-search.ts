@@ -1,7 +1,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import { relativeScoreFusion } from '../fusion.ts';
 import type { HybridHit } from '../vector-store.ts';
-import { keywordText } from './keyword-text.ts';
+import { keywordText } from '../keyword-text.ts';
 import { CHUNK_COLUMNS, FTS_COLUMN, rowToChunk } from './schema.ts';
 import { hnswEf } from './vector-index.ts';
 

@@ -1,11 +1,8 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
-import { DocumentRecord } from '../../domain/document.ts';
 import { PermanentError } from '../../errors.ts';
 import type { Filter } from '../filter.ts';
 import {
-  AGGREGATE_FIELDS,
-  StoredChunkWithoutVector,
   type AggregateBucket,
   type AggregateField,
   type HybridHit,
@@ -13,7 +10,7 @@ import {
   type StoredChunk,
   type VectorStore,
 } from '../vector-store.ts';
-import { checkScanFields, scanChunkTable } from './chunk-scan.ts';
+import { scanChunkTable } from './chunk-scan.ts';
 import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
@@ -33,6 +30,7 @@ import {
   rowToDocument,
   rowVector,
 } from './schema.ts';
+import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
 import { buildVectorIndex } from './vector-index.ts';
 import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
 
@@ -188,24 +186,13 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     }
   }
 
-  function checkVector(vector: ArrayLike<number>, dimension: number, what: string): void {
-    if (vector.length !== dimension) {
-      throw new PermanentError('DIMENSION_MISMATCH', `${what}: expected dimension ${dimension}, got ${vector.length}`);
-    }
-    for (let i = 0; i < vector.length; i++) {
-      if (!Number.isFinite(vector[i])) throw new PermanentError('EMBEDDING_QUALITY', `${what}: component ${i} is ${vector[i]}`);
-    }
-  }
-
-  const facetOps = createFacetTableOps({ openTable, lock, guarded, checkVector, optimize: optimizeNow });
+  const facetOps = createFacetTableOps({ openTable, lock, guarded, optimize: optimizeNow });
 
   return {
     ...facetOps,
 
     async ensureSchema({ dimension }) {
-      if (!Number.isInteger(dimension) || dimension < 1) {
-        throw new PermanentError('INVALID_CONFIG', `vector dimension must be a positive integer, got ${dimension}`);
-      }
+      checkDimension(dimension);
       await lock(() =>
         withConflictRetry('ensureSchema', async () => {
           const chunks = (await openTable(CHUNKS_TABLE)) ?? (await createTable(CHUNKS_TABLE, chunksSchema(dimension)));
@@ -231,14 +218,9 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
 
     async upsertDocuments(docs) {
       if (docs.length === 0) return;
-      const byId = new Map<string, DocumentRecord>();
-      for (const doc of docs) {
-        const parsed = DocumentRecord.safeParse(doc);
-        if (!parsed.success) throw new PermanentError('STORE_REJECTED', `document ${doc.doc_id}: ${parsed.error.message}`);
-        byId.set(doc.doc_id, parsed.data);
-      }
+      const valid = validDocuments(docs);
       const table = await guarded('upsertDocuments', () => requireTable(DOCUMENTS_TABLE));
-      const data = lancedb.makeArrowTable([...byId.values()].map(documentToRow), { schema: documentsSchema });
+      const data = lancedb.makeArrowTable(valid.map(documentToRow), { schema: documentsSchema });
       await lock(() =>
         withConflictRetry('upsertDocuments', () =>
           table.mergeInsert('doc_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
@@ -250,16 +232,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       if (chunks.length === 0) return;
       const table = await guarded('upsertChunks', () => requireTable(CHUNKS_TABLE));
       const dimension = (await guarded('upsertChunks', () => tableDimension(table))) as number;
-      // Last write of an id wins inside a batch: merge-insert refuses duplicate source keys.
-      const byId = new Map<string, StoredChunk>();
-      for (const chunk of chunks) {
-        const { vector, ...rest } = chunk;
-        const parsed = StoredChunkWithoutVector.safeParse(rest);
-        if (!parsed.success) throw new PermanentError('STORE_REJECTED', `chunk ${chunk.chunk_id}: ${parsed.error.message}`);
-        checkVector(vector, dimension, `chunk ${chunk.chunk_id}`);
-        byId.set(chunk.chunk_id, chunk);
-      }
-      const all = [...byId.values()];
+      // One row per id (merge-insert refuses duplicate source keys).
+      const all = validChunks(chunks, dimension);
       await lock(async () => {
         for (let start = 0; start < all.length; start += writeBatchSize) {
           const data = chunksToArrow(all.slice(start, start + writeBatchSize), dimension);
@@ -290,8 +264,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     },
 
     async hybrid(q: HybridQuery): Promise<HybridHit[]> {
-      if (!(q.alpha >= 0 && q.alpha <= 1)) throw new PermanentError('INVALID_PAYLOAD', `alpha must be in [0, 1], got ${q.alpha}`);
-      if (!Number.isInteger(q.limit) || q.limit < 1) throw new PermanentError('INVALID_PAYLOAD', `limit must be a positive integer, got ${q.limit}`);
+      checkHybridQuery(q);
       const sql = where(q.filter);
       const table = await guarded('hybrid', () => openTable(CHUNKS_TABLE));
       if (!table) return [];
@@ -303,9 +276,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     },
 
     async aggregate({ groupBy, filter }): Promise<AggregateBucket[]> {
-      if (!(AGGREGATE_FIELDS as readonly string[]).includes(groupBy)) {
-        throw new PermanentError('INVALID_PAYLOAD', `cannot aggregate by ${String(groupBy)}`);
-      }
+      checkAggregateField(groupBy);
       const sql = where(filter);
       return guarded('aggregate', async () => {
         const table = await openTable(CHUNKS_TABLE);
@@ -322,9 +293,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
             counts.set(key, (counts.get(key) ?? 0) + 1);
           }
         }
-        return [...counts]
-          .map(([value, count]) => ({ value, count }))
-          .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+        return sortBuckets([...counts].map(([value, count]) => ({ value, count })));
       });
     },
 

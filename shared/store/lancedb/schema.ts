@@ -2,7 +2,7 @@ import { makeArrowTable } from '@lancedb/lancedb';
 import { DateDay, Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8, type DataType, type Table } from 'apache-arrow';
 import type { DocumentRecord, Provenance } from '../../domain/document.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
-import { keywordText } from './keyword-text.ts';
+import { keywordText } from '../keyword-text.ts';
 
 /*
  * Column decisions (LanceDB tables `documents` and `chunks`):

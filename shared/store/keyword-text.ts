@@ -29,7 +29,7 @@ function isSpace(cp: number, ch: string): boolean {
 }
 
 /**
- * The text the LanceDB full-text index sees (column `keyword_text`), and the query text the
+ * The text every store's keyword index sees (LanceDB column and Weaviate property `keyword_text`), and the query text the
  * keyword side searches with: NFKC, lower case, Latin words kept whole (the index's tokenizer
  * stems them), Hangul/CJK runs turned into overlapping character bigrams with inner whitespace
  * removed (a one-character run stays a unigram). Applying the same function to documents and

@@ -5,16 +5,19 @@ import type { AgentDeps } from './deps.ts';
 
 /**
  * The agent's rerank_diversify step with real parts: the reranker scores the candidates, their
- * vectors come from the store for MMR, and the ranking adds priors and memory. Shared by the
+ * vectors (for MMR) come with the hits or, for hits without one, from the store, and the
+ * ranking adds priors and memory. Shared by the
  * agent worker and the evaluation harness, so both rank the same way.
  */
 export function createAgentRanking(deps: { reranker: Reranker; store: Pick<VectorStore, 'fetchByIds'> }): AgentDeps['rank'] {
   return async (input) => {
+    const missing = input.candidates.filter((c) => !c.vector).map((c) => c.chunk.chunk_id);
     const [rerank, stored] = await Promise.all([
       rerankHits(deps.reranker, input.query, input.candidates),
-      deps.store.fetchByIds(input.candidates.map((c) => c.chunk.chunk_id)),
+      missing.length > 0 ? deps.store.fetchByIds(missing) : Promise.resolve([]),
     ]);
-    const vectors = new Map(stored.map((c) => [c.chunk_id, c.vector]));
+    const vectors = new Map<string, Float32Array | readonly number[]>(stored.map((c) => [c.chunk_id, c.vector]));
+    for (const c of input.candidates) if (c.vector) vectors.set(c.chunk.chunk_id, c.vector);
     return rankCandidates({
       candidates: input.candidates.map((hit) => ({ hit, rerank: rerank.get(hit.chunk.chunk_id) ?? null, vector: vectors.get(hit.chunk.chunk_id) ?? null })),
       keep: input.keep,

@@ -43,7 +43,7 @@ export interface AgentDeps {
   understand(query: string, today: string): UnderstoodQuery;
   plan(u: UnderstoodQuery): QueryPlan;
   embed(text: string): Promise<Float32Array>;
-  hybrid(q: { text: string; vector: Float32Array; alpha: number; filter?: Filter; limit: number }): Promise<HybridHit[]>;
+  hybrid(q: { text: string; vector: Float32Array; alpha: number; filter?: Filter; limit: number; withVectors?: boolean }): Promise<HybridHit[]>;
   count(filter: Filter): Promise<number>;
   facetWeights(vector: Float32Array): Promise<FacetWeights>;
   memory(chunkIds: string[]): Promise<Map<string, ChunkMemory>>;

@@ -55,7 +55,8 @@ export async function candidateSearch(s: AgentStateType, deps: AgentDeps): Promi
   if (key === s.candidatesKey) {
     return { update: { narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: s.candidates.length, reused: true } };
   }
-  const candidates = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit });
+  // Vectors come with the hits: rerank_diversify's MMR needs them, and one read is cheaper than two.
+  const candidates = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit, withVectors: true });
   return { update: { candidates, candidatesKey: key, narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
 }
 
@@ -97,6 +98,6 @@ export async function narrowedSearch(s: AgentStateType, deps: AgentDeps): Promis
   const chosen = fitting[0] ?? drill[0] ?? null;
   const trace = { branches: counted.map((b) => ({ label: b.label, count: b.count, weight: Math.round(b.weight * 1000) / 1000 })), chosen: chosen?.label ?? null };
   if (!chosen) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace };
-  const narrowed = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: and(clampFor(s), chosen.filter), limit: stage3Limit });
+  const narrowed = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: and(clampFor(s), chosen.filter), limit: stage3Limit, withVectors: true });
   return { update: { narrowed, branchFilter: chosen.filter, branchLabel: chosen.label }, trace: { ...trace, narrowed: narrowed.length } };
 }

@@ -38,6 +38,12 @@ export interface HybridQuery {
   alpha: number;
   filter?: Filter;
   limit: number;
+  /**
+   * Also return each hit's vector (`HybridHit.vector`), so a caller that diversifies by
+   * embedding (MMR) needs no second read.
+   * @defaultValue false
+   */
+  withVectors?: boolean;
 }
 
 /** One hybrid result. */
@@ -53,6 +59,8 @@ export interface HybridHit {
   bm25: number | null;
   /** Raw cosine similarity of the vector side, or null when the vector side did not return it. */
   cosine: number | null;
+  /** The chunk's vector, when the query asked `withVectors`. */
+  vector?: Float32Array;
 }
 
 /** Chunk fields {@link VectorStore.aggregate} can group by. */

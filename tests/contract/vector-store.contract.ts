@@ -317,6 +317,21 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         expect(new Set(names(particle.map((h) => h.chunk)))).toEqual(new Set(['a1', 'a2']));
       });
 
+      it('withVectors returns the stored vector of every hit (keyword-only hits too); without it, none', async () => {
+        for (const alpha of [0, 0.5, 1]) {
+          const hits = await store.hybrid({ text, vector, alpha, limit: 10, withVectors: true });
+          expect(hits.length, `alpha ${alpha}`).toBeGreaterThan(0);
+          for (const h of hits) {
+            const stored = Object.values(c).find((x) => x.chunk_id === h.chunk.chunk_id)!;
+            expect(h.vector, h.chunk.chunk_id).toBeInstanceOf(Float32Array);
+            expect(Array.from(h.vector ?? [])).toEqual(Array.from(Float32Array.from(stored.vector)));
+          }
+          const plain = await store.hybrid({ text, vector, alpha, limit: 10 });
+          expect(plain.every((h) => h.vector === undefined)).toBe(true);
+          expect(ids(plain)).toEqual(ids(hits));
+        }
+      });
+
       it('validates alpha and limit', async () => {
         await rejectsWith(store.hybrid({ text, vector, alpha: 1.5, limit: 3 }), 'INVALID_PAYLOAD');
         await rejectsWith(store.hybrid({ text, vector, alpha: 0.5, limit: 0 }), 'INVALID_PAYLOAD');

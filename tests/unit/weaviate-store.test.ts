@@ -149,13 +149,15 @@ describe('reads', () => {
     fake.nextSearch = [
       { uuid: c.a1.chunk_id, metadata: { score: 0.9, explainScore: 'Hybrid (Result Set keyword,bm25) Document x: original score 3, normalized score: 0.4 - Hybrid (Result Set vector,hybridVector) Document x: original score 0.7, normalized score: 0.5' } },
     ];
-    const hits = await store.hybrid({ text: '출산 장려금', vector: [1, 0, 0, 0], alpha: 0.5, limit: 5, filter: eq('lang', 'ko') });
+    const hits = await store.hybrid({ text: '출산 장려금', vector: [1, 0, 0, 0], alpha: 0.5, limit: 5, filter: eq('lang', 'ko'), withVectors: true });
     const sent = calls('hybrid')[0]?.args as { query: string; opts: Record<string, unknown> };
     expect(sent.query).toBe('출산 산장 장려 려금');
     expect(sent.opts).toMatchObject({ alpha: 0.5, fusionType: 'RelativeScore', queryProperties: ['keyword_text'], limit: 5, filters: { operator: 'Equal', target: { property: 'lang' }, value: 'ko' } });
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ score: 0.9, keywordScore: 0.8, vectorScore: 1, bm25: 3, cosine: 0.7 });
     expect(hits[0]?.chunk.chunk_id).toBe(c.a1.chunk_id);
+    expect(sent.opts).toMatchObject({ includeVector: true });
+    expect(Array.from(hits[0]?.vector ?? [])).toEqual(Array.from(c.a1.vector));
   });
 
   it('hybrid: blank text searches the vector side alone, a zero vector the keyword side, a match-nothing filter nothing', async () => {

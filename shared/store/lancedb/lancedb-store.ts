@@ -21,6 +21,7 @@ import {
   DOCUMENTS_TABLE,
   FTS_COLUMN,
   FTS_INDEX,
+  ID_INDEX,
   chunksToArrow,
   chunksSchema,
   dimensionOfSchema,
@@ -202,6 +203,11 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
           }
           if ((await chunks.indexStats(FTS_INDEX)) === undefined) {
             await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+          }
+          // Reads by id (fetchByIds, the second phase of hybrid) look rows up instead of scanning.
+          // Stores made before it existed gain it here; optimize() folds new rows into it.
+          if ((await chunks.indexStats(ID_INDEX)) === undefined) {
+            await chunks.createIndex('chunk_id', { config: lancedb.Index.btree(), name: ID_INDEX, replace: false });
           }
           if (!(await openTable(DOCUMENTS_TABLE))) await createTable(DOCUMENTS_TABLE, documentsSchema);
           await ensureFacetTable(openTable, createTable, dimension);

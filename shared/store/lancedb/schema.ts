@@ -23,6 +23,8 @@ export const CHUNKS_TABLE = 'chunks';
 export const FTS_COLUMN = 'keyword_text';
 /** Name of the full-text index on {@link FTS_COLUMN}. */
 export const FTS_INDEX = 'keyword_text_idx';
+/** Name of the scalar (B-tree) index on `chunk_id`. */
+export const ID_INDEX = 'chunk_id_idx';
 
 const utf8 = (name: string, nullable = false): Field => new Field(name, new Utf8(), nullable);
 const int32 = (name: string): Field => new Field(name, new Int32(), false);

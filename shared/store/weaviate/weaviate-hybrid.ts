@@ -51,6 +51,8 @@ export interface HybridObject {
   chunk: StoredChunkWithoutVector;
   score: number | undefined;
   explainScore: string | undefined;
+  /** Present when the query asked for vectors. */
+  vector?: Float32Array;
 }
 
 /**
@@ -62,7 +64,7 @@ export function toHybridHits(objects: readonly HybridObject[], alpha: number): H
     .map((o) => {
       const c = componentsFromExplain(o.explainScore, alpha);
       const fused = o.score ?? alpha * c.vectorScore + (1 - alpha) * c.keywordScore;
-      return { chunk: o.chunk, score: fused, ...c };
+      return { chunk: o.chunk, score: fused, ...c, ...(o.vector ? { vector: o.vector } : {}) };
     })
     .sort((a, b) => b.score - a.score || (a.chunk.chunk_id < b.chunk.chunk_id ? -1 : a.chunk.chunk_id > b.chunk.chunk_id ? 1 : 0));
 }

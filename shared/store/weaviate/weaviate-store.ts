@@ -143,28 +143,32 @@ export async function createWeaviateStore(
   }
 
   /** One side of a search when the other has nothing to search with (blank text, zero vector). */
-  async function oneSide(side: 'keyword' | 'vector', text: string, vector: number[], alpha: number, t: Translated & { kind: 'all' | 'filter' }, limit: number): Promise<HybridHit[]> {
-    const filters = t.kind === 'filter' ? { filters: t.value } : {};
+  async function oneSide(side: 'keyword' | 'vector', text: string, vector: number[], alpha: number, t: Translated & { kind: 'all' | 'filter' }, limit: number, withVectors: boolean): Promise<HybridHit[]> {
+    const filters = { ...(t.kind === 'filter' ? { filters: t.value } : {}), includeVector: withVectors };
     const candidates = Math.max(limit, candidateFloor);
     const res =
       side === 'keyword'
         ? await guarded('bm25', () => chunks.query.bm25(text, { ...filters, limit: candidates, queryProperties: [KEYWORD_PROPERTY], returnMetadata: ['score'], returnProperties: [...CHUNK_RETURN_PROPERTIES] }))
         : await guarded('nearVector', () => chunks.query.nearVector(vector, { ...filters, limit: candidates, returnMetadata: ['distance'], returnProperties: [...CHUNK_RETURN_PROPERTIES] }));
-    const byId = new Map(res.objects.map((o) => [String(o.properties.chunk_id), propertiesToChunk(o.properties as Properties)]));
+    const byId = new Map(res.objects.map((o) => [String(o.properties.chunk_id), o]));
     const raw: ScoredId[] = res.objects.map((o) => ({
       id: String(o.properties.chunk_id),
       score: side === 'keyword' ? Number(o.metadata?.score ?? 0) : 1 - Number(o.metadata?.distance ?? 1),
     }));
     const rawById = new Map(raw.map((r) => [r.id, r.score]));
     const fused = relativeScoreFusion(side === 'keyword' ? raw : [], side === 'vector' ? raw : [], alpha, limit);
-    return fused.map((f) => ({
-      chunk: byId.get(f.id) as HybridHit['chunk'],
-      score: f.score,
-      keywordScore: f.keywordScore,
-      vectorScore: f.vectorScore,
-      bm25: side === 'keyword' ? (rawById.get(f.id) ?? null) : null,
-      cosine: side === 'vector' ? (rawById.get(f.id) ?? null) : null,
-    }));
+    return fused.map((f) => {
+      const o = byId.get(f.id) as RawObject;
+      return {
+        chunk: propertiesToChunk(o.properties),
+        score: f.score,
+        keywordScore: f.keywordScore,
+        vectorScore: f.vectorScore,
+        bm25: side === 'keyword' ? (rawById.get(f.id) ?? null) : null,
+        cosine: side === 'vector' ? (rawById.get(f.id) ?? null) : null,
+        ...(withVectors ? { vector: Float32Array.from(defaultVector(o)) } : {}),
+      };
+    });
   }
 
   async function* scan<F extends ChunkField>(q: ScanQuery<F>): AsyncGenerator<ScannedChunk<F>> {
@@ -230,8 +234,9 @@ export async function createWeaviateStore(
       const hasText = text.trim() !== '' && q.alpha < 1;
       const hasVector = vector.some((x) => x !== 0) && q.alpha > 0;
       if (!hasText && !hasVector) return [];
-      if (!hasText) return oneSide('vector', text, vector, q.alpha, t, q.limit);
-      if (!hasVector) return oneSide('keyword', text, vector, q.alpha, t, q.limit);
+      const withVectors = q.withVectors === true;
+      if (!hasText) return oneSide('vector', text, vector, q.alpha, t, q.limit, withVectors);
+      if (!hasVector) return oneSide('keyword', text, vector, q.alpha, t, q.limit, withVectors);
       const res = await guarded('hybrid', () =>
         chunks.query.hybrid(text, {
           alpha: q.alpha,
@@ -242,10 +247,16 @@ export async function createWeaviateStore(
           ...(t.kind === 'filter' ? { filters: t.value } : {}),
           returnMetadata: ['score', 'explainScore'],
           returnProperties: [...CHUNK_RETURN_PROPERTIES],
+          includeVector: withVectors,
         }),
       );
       return toHybridHits(
-        res.objects.map((o) => ({ chunk: propertiesToChunk(o.properties as Properties), score: o.metadata?.score, explainScore: o.metadata?.explainScore })),
+        res.objects.map((o) => ({
+          chunk: propertiesToChunk(o.properties as Properties),
+          score: o.metadata?.score,
+          explainScore: o.metadata?.explainScore,
+          ...(withVectors ? { vector: Float32Array.from(defaultVector(o as RawObject)) } : {}),
+        })),
         q.alpha,
       );
     },

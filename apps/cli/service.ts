@@ -5,13 +5,15 @@ import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
+import { startLeaderLease } from '../watcher/leader-lease.ts';
 import { startLocalWatcher, type LocalWatcher, type WatchEvent } from '../watcher/local-watcher.ts';
 
 export interface Service {
   ports: Ports;
   log: Logger;
   workers: WorkerGroup | null;
-  watcher: LocalWatcher | null;
+  /** The folder watcher while this process holds the watcher lease (null otherwise, or without `watch`). */
+  readonly watcher: LocalWatcher | null;
   /** Where the gateway listens, when this service runs it. */
   gatewayUrl: string | null;
   stop(): Promise<void>;
@@ -38,13 +40,21 @@ export async function startService(
   const health = config.worker.healthPort
     ? await startHealthServer({ port: config.worker.healthPort, redis: ports.redis, isRunning: () => workers?.isRunning() ?? true })
     : null;
-  const watcher = opts.watch
-    ? startLocalWatcher({
-        dir: config.watchDir,
-        ports: { ...ports, prefix: config.prefix },
-        log: log.child({ component: 'watcher' }),
-        poll: config.watchPoll,
-        onEvent: opts.onWatchEvent,
+  // The watcher runs only while this process holds the watcher lease: one per Redis prefix.
+  let watcher: LocalWatcher | null = null;
+  const watcherLog = log.child({ component: 'watcher' });
+  const lease = opts.watch
+    ? await startLeaderLease({
+        redis: ports.redis,
+        key: `${config.prefix}:watcher:leader`,
+        log: watcherLog,
+        onAcquire: () => {
+          watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...ports, prefix: config.prefix }, log: watcherLog, poll: config.watchPoll, onEvent: opts.onWatchEvent });
+        },
+        onLose: async () => {
+          await watcher?.close();
+          watcher = null;
+        },
       })
     : null;
   const gateway = opts.gateway
@@ -55,14 +65,16 @@ export async function startService(
     ports,
     log,
     workers,
-    watcher,
+    get watcher() {
+      return watcher;
+    },
     gatewayUrl: gateway?.url ?? null,
     async stop() {
       if (stopped) return;
       stopped = true;
       await gateway?.close();
-      await watcher?.close();
-      await workers?.close();
+      await lease?.stop();
+      await workers?.close(config.worker.shutdownGraceMs);
       await health?.close();
       await ports.close();
     },

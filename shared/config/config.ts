@@ -59,6 +59,11 @@ export const ConfigSchema = z.object({
   EXTRACT_MAX_HEAP_MB: int(64, 16_384).default(1024),
   /** Jobs one stage worker runs at once. @defaultValue 2 */
   WORKER_CONCURRENCY: int(1, 256).default(2),
+  /**
+   * On SIGTERM, running jobs get this long to finish; then they are cancelled so they retry on
+   * another worker. Keep it below the pod's terminationGracePeriodSeconds. @defaultValue 25000
+   */
+  WORKER_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
   /** BullMQ lock duration: a job whose worker stops renewing it for this long is retried. @defaultValue 30000 */
   WORKER_LOCK_MS: int(1000, 600_000).default(30_000),
   /** After an upsert, facet-value vectors are rebuilt this long after the first request; requests meanwhile join it. @defaultValue 5000 */
@@ -132,7 +137,7 @@ export interface Config {
     batchSize: number;
   };
   extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number };
-  worker: { concurrency: number; lockMs: number; healthPort: number };
+  worker: { concurrency: number; lockMs: number; healthPort: number; shutdownGraceMs: number };
   facets: { rebuildDebounceMs: number };
   logLevel: RawConfig['LOG_LEVEL'];
   watchPoll: boolean;
@@ -226,7 +231,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       timeoutMs: c.EXTRACT_TIMEOUT_MS,
       maxHeapMb: c.EXTRACT_MAX_HEAP_MB,
     },
-    worker: { concurrency: c.WORKER_CONCURRENCY, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT },
+    worker: { concurrency: c.WORKER_CONCURRENCY, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT, shutdownGraceMs: c.WORKER_SHUTDOWN_GRACE_MS },
     facets: { rebuildDebounceMs: c.FACET_REBUILD_DEBOUNCE_MS },
     logLevel: c.LOG_LEVEL,
     watchPoll: c.WATCH_POLL,

@@ -121,6 +121,37 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     }
   }, 30_000);
 
+  it('on shutdown, a job still running when the grace period ends is cancelled and retried by another worker', async () => {
+    const slow = defineIngestQueue('ingest-rt-slow', z.object({ by: z.string() }), undefined, { attempts: 3, backoffMs: 10 });
+    const started: string[] = [];
+    const slowWorker = (name: string, hang: boolean) =>
+      defineStageWorker(slow, async (p, ctx) => {
+        started.push(`${name}:${p.docId}`);
+        // A stuck job: it ends only when the runtime aborts it.
+        if (hang) await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new RetryableError('STORE_UNAVAILABLE', 'cancelled at shutdown'))));
+        return { by: name };
+      });
+    const a = startWorkers([slowWorker('a', true)], ports, createLogger('silent'));
+    await ports.status.register({ docId: 'slow', sourceKey: 'k:slow', version: V });
+    await ports.queues.enqueue(slow, { docId: 'slow', version: V, gen: 0 });
+    const q = ports.queues.queue(slow);
+    for (let i = 0; i < 100 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(started).toEqual(['a:slow']);
+    const t0 = Date.now();
+    await a.close(300);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    // Not stalled until its lock expires: back in line for another attempt at once.
+    const id = `ingest-rt-slow-slow-${V}-g0`;
+    expect(await q.getJob(id).then((j) => j?.getState())).toMatch(/waiting|delayed|prioritized/);
+    const b = startWorkers([slowWorker('b', false)], ports, createLogger('silent'));
+    try {
+      for (let i = 0; i < 100 && !(await q.getJob(id))?.finishedOn; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await q.getJob(id))?.returnvalue).toEqual({ by: 'b' });
+    } finally {
+      await b.close();
+    }
+  }, 30_000);
+
   it('serves /healthz and /readyz', async () => {
     let running = true;
     const health = await startHealthServer({ port: 0, redis: ports.redis, isRunning: () => running });

@@ -1,0 +1,59 @@
+/**
+ * What Kubernetes needs to know about each Quarry process, in one table. `k8s/generate.ts` turns
+ * it into the kustomize base (`k8s/base/*.yaml`); a test checks the committed base is what the
+ * table generates, and that every worker in `workers/` has an entry.
+ */
+import type { WorkerName } from '../workers/index.ts';
+
+/** Kubernetes resource requests and limits of one container. */
+export interface Resources {
+  cpu: string;
+  memory: string;
+  cpuLimit?: string;
+  memoryLimit: string;
+}
+
+/** How one worker Deployment runs and scales. */
+export interface WorkerSpec {
+  /** The BullMQ queue it consumes (KEDA counts `<prefix>:<queue>:wait` and `:active`). */
+  queue: string;
+  resources: Resources;
+  /**
+   * Longest a job of this stage may take (p99 and then some), seconds. The pod's
+   * terminationGracePeriodSeconds is this plus a margin; the process lets running jobs finish for
+   * this long after SIGTERM, then cancels what still runs so it retries elsewhere.
+   */
+  jobSeconds: number;
+  maxReplicas: number;
+  /** Jobs waiting + active per replica before KEDA adds one. */
+  jobsPerReplica: number;
+}
+
+/**
+ * Every worker. minReplicaCount is 1 for all of them: each queue retries with backoff, so failed
+ * attempts wait as delayed jobs, and only a running worker promotes delayed (and scheduled) jobs.
+ * A queue scaled to zero would hold its retries — and memory-decay its weekly run — forever.
+ */
+export const WORKERS: Record<WorkerName, WorkerSpec> = {
+  extract: { queue: 'ingest-extract', resources: { cpu: '500m', memory: '1536Mi', memoryLimit: '2Gi' }, jobSeconds: 150, maxReplicas: 8, jobsPerReplica: 4 },
+  sectionize: { queue: 'ingest-sectionize', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
+  chunk: { queue: 'ingest-chunk', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
+  enrich: { queue: 'ingest-enrich', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
+  embed: { queue: 'ingest-embed', resources: { cpu: '500m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 120, maxReplicas: 8, jobsPerReplica: 4 },
+  upsert: { queue: 'ingest-upsert', resources: { cpu: '250m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 90, maxReplicas: 4, jobsPerReplica: 8 },
+  delete: { queue: 'ingest-delete', resources: { cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 2, jobsPerReplica: 10 },
+  'facet-rebuild': { queue: 'facet-rebuild', resources: { cpu: '250m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 300, maxReplicas: 1, jobsPerReplica: 1 },
+  'memory-update': { queue: 'memory-update', resources: { cpu: '100m', memory: '128Mi', memoryLimit: '256Mi' }, jobSeconds: 30, maxReplicas: 4, jobsPerReplica: 50 },
+  'memory-decay': { queue: 'memory-decay', resources: { cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 600, maxReplicas: 1, jobsPerReplica: 1 },
+  agent: { queue: 'agent-run', resources: { cpu: '500m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 30, maxReplicas: 10, jobsPerReplica: 4 },
+};
+
+/** Seconds between SIGTERM's arrival and the process giving up on its running jobs' last chance. */
+export const SHUTDOWN_MARGIN_SECONDS = 15;
+
+/** The image every Deployment runs (overlays pin the tag). */
+export const IMAGE = 'ghcr.io/quarry/quarry';
+/** Port of the workers' /healthz and /readyz (HEALTH_PORT). */
+export const HEALTH_PORT = 8081;
+/** The gateway's port (GATEWAY_PORT). */
+export const GATEWAY_PORT = 8080;

@@ -26,7 +26,7 @@ function resources(r: Resources) {
 const SECURITY = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } };
 const CONTAINER_SECURITY = { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
 const ENV_FROM = [{ configMapRef: { name: 'quarry-config' } }, { secretRef: { name: 'quarry-secrets', optional: true } }];
-/** Artifacts and the watched folder live on one shared volume until the S3 artifact store arrives (ReadWriteMany). */
+/** Artifacts and the watched folder on one shared (ReadWriteMany) volume; with ARTIFACT_STORE=s3 and WATCH_BUCKET it holds nothing. */
 const VOLUMES = [{ name: 'tmp', emptyDir: {} }, { name: 'data', persistentVolumeClaim: { claimName: 'quarry-data' } }];
 const MOUNTS = [{ name: 'tmp', mountPath: '/tmp' }, { name: 'data', mountPath: '/data' }];
 

@@ -5,6 +5,8 @@ import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
+import { createS3Client } from '../../shared/s3/s3.ts';
+import { createBucketSource, startBucketWatcher, type BucketEvent, type BucketWatcher } from '../watcher/bucket-watcher.ts';
 import { startLeaderLease } from '../watcher/leader-lease.ts';
 import { startLocalWatcher, type LocalWatcher, type WatchEvent } from '../watcher/local-watcher.ts';
 
@@ -14,6 +16,8 @@ export interface Service {
   workers: WorkerGroup | null;
   /** The folder watcher while this process holds the watcher lease (null otherwise, or without `watch`). */
   readonly watcher: LocalWatcher | null;
+  /** The bucket watcher instead, when WATCH_BUCKET is set. */
+  readonly bucketWatcher: BucketWatcher | null;
   /** Where the gateway listens, when this service runs it. */
   gatewayUrl: string | null;
   stop(): Promise<void>;
@@ -32,6 +36,7 @@ export async function startService(
     gateway?: boolean | { port: number };
     log?: Logger;
     onWatchEvent?: (e: WatchEvent) => void;
+    onBucketEvent?: (e: BucketEvent) => void;
   },
 ): Promise<Service> {
   const log = opts.log ?? createLogger(config.logLevel, { service: 'quarry' });
@@ -42,6 +47,7 @@ export async function startService(
     : null;
   // The watcher runs only while this process holds the watcher lease: one per Redis prefix.
   let watcher: LocalWatcher | null = null;
+  let bucketWatcher: BucketWatcher | null = null;
   const watcherLog = log.child({ component: 'watcher' });
   const lease = opts.watch
     ? await startLeaderLease({
@@ -49,11 +55,21 @@ export async function startService(
         key: `${config.prefix}:watcher:leader`,
         log: watcherLog,
         onAcquire: () => {
-          watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...ports, prefix: config.prefix }, log: watcherLog, poll: config.watchPoll, onEvent: opts.onWatchEvent });
+          const registerPorts = { ...ports, prefix: config.prefix };
+          if (config.watchBucket) {
+            const client = createS3Client(config.s3);
+            const source = createBucketSource({ client, location: config.watchBucket.location, ports: registerPorts, log: watcherLog });
+            const polling = startBucketWatcher({ source, pollMs: config.watchBucket.pollMs, log: watcherLog, onEvent: opts.onBucketEvent });
+            bucketWatcher = { ...polling, close: () => polling.close().finally(() => client.destroy()) };
+          } else {
+            watcher = startLocalWatcher({ dir: config.watchDir, ports: registerPorts, log: watcherLog, poll: config.watchPoll, onEvent: opts.onWatchEvent });
+          }
         },
         onLose: async () => {
           await watcher?.close();
+          await bucketWatcher?.close();
           watcher = null;
+          bucketWatcher = null;
         },
       })
     : null;
@@ -67,6 +83,9 @@ export async function startService(
     workers,
     get watcher() {
       return watcher;
+    },
+    get bucketWatcher() {
+      return bucketWatcher;
     },
     gatewayUrl: gateway?.url ?? null,
     async stop() {

@@ -5,6 +5,10 @@ import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
 import { createRedis } from '../../workers/runtime/ports.ts';
 import { DIR_KEY_PREFIX, deleteSource } from '../watcher/local-watcher.ts';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../shared/s3/s3.ts';
+import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
+import { createBucketSource } from '../watcher/bucket-watcher.ts';
 import type { GatewayDeps } from './types.ts';
 
 async function unlinkIfThere(file: string): Promise<void> {
@@ -16,10 +20,12 @@ async function unlinkIfThere(file: string): Promise<void> {
 /** Gateway dependencies from the process's ports. */
 export function gatewayDeps(
   ports: Ports,
-  opts: { traceTtlSeconds: number; recordFeedback: GatewayDeps['recordFeedback'] },
+  opts: { traceTtlSeconds: number; recordFeedback: GatewayDeps['recordFeedback']; log?: Logger },
 ): GatewayDeps & { close(): Promise<void> } {
   const { config } = ports;
   const eventsConnection = createRedis(config.redisUrl);
+  let client: S3Client | null = null;
+  const s3Client = () => (client ??= createS3Client(config.s3));
   return {
     redis: ports.redis,
     eventsConnection,
@@ -30,6 +36,10 @@ export function gatewayDeps(
     runContexts: createRunContextStore(ports.redis, config.prefix, opts.traceTtlSeconds),
     recordFeedback: opts.recordFeedback,
     watchDir: config.watchDir,
+    bucketNotification: config.watchBucket
+      ? (body) =>
+          createBucketSource({ client: s3Client(), location: (config.watchBucket as NonNullable<typeof config.watchBucket>).location, ports: { ...ports, prefix: config.prefix }, log: opts.log ?? createLogger('silent') }).handleNotification(body)
+      : null,
     async deleteDocument(docId) {
       const status = await ports.status.get(docId);
       if (!status || status.state === 'deleted') return false;
@@ -44,6 +54,7 @@ export function gatewayDeps(
     },
     async close() {
       eventsConnection.disconnect();
+      client?.destroy();
     },
   };
 }

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
 import { toHttp } from './http-errors.ts';
-import { documentRoutes } from './routes/documents.ts';
+import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
 import type { GatewayDeps, GatewayOptions } from './types.ts';
 
@@ -65,5 +65,6 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
 
   await queryRoutes(app, deps, { ...opts, newRunId: opts.newRunId ?? (() => randomUUID().replace(/-/g, '')) }, events);
   await documentRoutes(app, deps, opts);
+  await bucketEventRoutes(app, deps);
   return app;
 }

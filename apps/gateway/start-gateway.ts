@@ -20,6 +20,7 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
   }
   const deps = gatewayDeps(ports, {
     traceTtlSeconds: g.traceTtlSeconds,
+    log,
     async recordFeedback({ runId, useful, verdict }) {
       const ctx = await deps.runContexts.get(runId);
       if (!ctx || verdict !== 'useful' || useful.length === 0) return { enqueued: false, chunks: 0 };

@@ -3,6 +3,7 @@ import type { QueueClient } from '../../queues/queue-client.ts';
 import type { RunContextStore } from '../../shared/agent/run-context.ts';
 import type { TraceStore } from '../../shared/agent/trace.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
+import type { BucketEvent } from '../watcher/bucket-watcher.ts';
 import type { ApiKeys } from './auth.ts';
 
 /** Everything the gateway talks to; it holds no state of its own. */
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   /** Deletes a registered document (its source file too, when it sits in the watched folder). */
   deleteDocument(docId: string): Promise<boolean>;
   watchDir: string;
+  /** Handles an event notification of the watched bucket; null when no bucket is watched. */
+  bucketNotification: ((body: unknown) => Promise<BucketEvent[]>) | null;
 }
 
 export interface GatewayOptions {

@@ -28,13 +28,18 @@ export async function readSidecar(pdfPath: string): Promise<DocumentMeta | null>
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  return parseSidecar(text, file);
+}
+
+/** A sidecar's text as metadata. @throws PermanentError INVALID_METADATA for bad JSON or fields. */
+export function parseSidecar(text: string, where: string): DocumentMeta {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new PermanentError('INVALID_METADATA', `${file}: not JSON (${(err as Error).message})`);
+    throw new PermanentError('INVALID_METADATA', `${where}: not JSON (${(err as Error).message})`);
   }
-  return parseMeta(json, file);
+  return parseMeta(json, where);
 }
 
 export interface ManifestEntry {

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { PermanentError } from '../errors.ts';
 import { DocId, Version } from '../domain/ids.ts';
-import { ARTIFACT_NAMES, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
+import { artifactMissing, checkArtifactRef, parseArtifactJson, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
 
 function isNotFound(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'ENOENT';
@@ -18,10 +17,7 @@ export function createLocalArtifactStore(opts: { dir: string }): ArtifactStore {
   const root = path.resolve(opts.dir);
 
   function fileOf(docId: string, version: string, name: ArtifactName): string {
-    // Ids are validated so a crafted id can never escape the root.
-    DocId.parse(docId);
-    Version.parse(version);
-    if (!ARTIFACT_NAMES.includes(name)) throw new TypeError(`unknown artifact ${name}`);
+    checkArtifactRef(docId, version, name);
     return path.join(root, docId, version, name);
   }
 
@@ -36,9 +32,7 @@ export function createLocalArtifactStore(opts: { dir: string }): ArtifactStore {
     try {
       return await readFile(fileOf(docId, version, name));
     } catch (err) {
-      if (isNotFound(err)) {
-        throw new PermanentError('ARTIFACT_MISSING', `artifact ${name} of ${docId}@${version.slice(0, 12)} is missing`);
-      }
+      if (isNotFound(err)) throw artifactMissing(docId, version, name);
       throw err;
     }
   }
@@ -55,15 +49,7 @@ export function createLocalArtifactStore(opts: { dir: string }): ArtifactStore {
       await atomicWrite(fileOf(docId, version, name), JSON.stringify(value));
     },
     async getJson<T extends z.ZodType>(docId: string, version: string, name: ArtifactName, schema: T) {
-      const text = (await read(docId, version, name)).toString('utf8');
-      const parsed = schema.safeParse(JSON.parse(text));
-      if (!parsed.success) {
-        throw new PermanentError(
-          'INVALID_PAYLOAD',
-          `artifact ${name} of ${docId} does not match its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
-        );
-      }
-      return parsed.data as z.infer<T>;
+      return parseArtifactJson((await read(docId, version, name)).toString('utf8'), schema, docId, name);
     },
     async exists(docId, version, name) {
       try {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PermanentError } from '../errors.ts';
 import { WEEK_MS } from '../memory/chunk-stats.ts';
+import { parseBucketUrl, type BucketLocation, type S3Settings } from '../s3/s3.ts';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
@@ -21,8 +22,24 @@ export const ConfigSchema = z.object({
   QUARRY_DATA_DIR: z.string().min(1).default('.quarry'),
   /** The watched folder: PDFs dropped here are ingested, removed ones deleted. @defaultValue inbox */
   QUARRY_WATCH_DIR: z.string().min(1).default('inbox'),
-  /** Artifact store: `local` keeps stage outputs under QUARRY_DATA_DIR/artifacts. @defaultValue local */
-  ARTIFACT_STORE: z.enum(['local']).default('local'),
+  /** Artifact store: `local` keeps stage outputs under QUARRY_DATA_DIR/artifacts; `s3` in ARTIFACT_BUCKET (shared by pods). @defaultValue local */
+  ARTIFACT_STORE: z.enum(['local', 's3']).default('local'),
+  /** Bucket and prefix of the artifacts for ARTIFACT_STORE=s3, as s3://bucket/prefix. */
+  ARTIFACT_BUCKET: z.string().optional(),
+  /** Watch this bucket (s3://bucket/prefix) instead of QUARRY_WATCH_DIR: new or changed PDFs are ingested, removed ones deleted. */
+  WATCH_BUCKET: z.string().optional(),
+  /** How often the bucket watcher lists the bucket (event notifications at POST /v1/events/s3 need no poll). @defaultValue 30000 */
+  WATCH_BUCKET_POLL_MS: int(1000, 86_400_000).default(30_000),
+  /** S3-compatible endpoint (MinIO, Ceph, R2 …); unset for AWS S3. */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** S3 region. @defaultValue us-east-1 */
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** S3 access key; unset to use the AWS default credential chain (environment, web identity, instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  /** S3 secret key. */
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style bucket URLs, as MinIO and most S3-compatible servers want. @defaultValue true when S3_ENDPOINT is set */
+  S3_FORCE_PATH_STYLE: bool.optional(),
   /** Vector store: `lancedb` is embedded, under QUARRY_DATA_DIR/lancedb; `weaviate` is the server at WEAVIATE_URL. @defaultValue lancedb */
   VECTOR_STORE: z.enum(['lancedb', 'weaviate']).default('lancedb'),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
@@ -124,9 +141,12 @@ export interface Config {
   prefix: string;
   dataDir: string;
   watchDir: string;
-  artifactsDir: string;
   lancedbDir: string;
-  artifactStore: RawConfig['ARTIFACT_STORE'];
+  artifactStore: { kind: 'local'; dir: string } | { kind: 's3'; location: BucketLocation };
+  /** How to reach S3 (the artifact bucket, the watched bucket). */
+  s3: S3Settings;
+  /** The watched bucket, when set (else the watched folder). */
+  watchBucket: { location: BucketLocation; pollMs: number } | null;
   vectorStore: VectorStoreSettings;
   embedder: {
     provider: RawConfig['EMBEDDER'];
@@ -195,6 +215,19 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   if (c.RERANKER !== 'lexical' && !c.RERANKER_URL) problems.push(`RERANKER_URL: required when RERANKER=${c.RERANKER}`);
   if (c.LLM === 'openai' && !c.LLM_BASE_URL && !c.LLM_API_KEY) problems.push('LLM_API_KEY: required when LLM=openai talks to api.openai.com (or set LLM_BASE_URL)');
   if (c.VECTOR_STORE === 'weaviate' && !c.WEAVIATE_URL) problems.push('WEAVIATE_URL: required when VECTOR_STORE=weaviate');
+  const bucket = (variable: 'ARTIFACT_BUCKET' | 'WATCH_BUCKET', url: string | undefined): BucketLocation | null => {
+    if (url === undefined) return null;
+    try {
+      return parseBucketUrl(url, variable);
+    } catch (err) {
+      problems.push(`${variable}=${JSON.stringify(url)}: ${(err as Error).message}`);
+      return null;
+    }
+  };
+  const artifactBucket = bucket('ARTIFACT_BUCKET', c.ARTIFACT_BUCKET);
+  const watchBucket = bucket('WATCH_BUCKET', c.WATCH_BUCKET);
+  if (c.ARTIFACT_STORE === 's3' && c.ARTIFACT_BUCKET === undefined) problems.push('ARTIFACT_BUCKET: required when ARTIFACT_STORE=s3');
+  if ((c.S3_ACCESS_KEY_ID === undefined) !== (c.S3_SECRET_ACCESS_KEY === undefined)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
   const dataDir = path.resolve(cwd, c.QUARRY_DATA_DIR);
   return {
@@ -202,9 +235,16 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     prefix: c.QUARRY_PREFIX,
     dataDir,
     watchDir: path.resolve(cwd, c.QUARRY_WATCH_DIR),
-    artifactsDir: path.join(dataDir, 'artifacts'),
     lancedbDir: path.join(dataDir, 'lancedb'),
-    artifactStore: c.ARTIFACT_STORE,
+    artifactStore: c.ARTIFACT_STORE === 's3' && artifactBucket ? { kind: 's3', location: artifactBucket } : { kind: 'local', dir: path.join(dataDir, 'artifacts') },
+    s3: {
+      endpoint: c.S3_ENDPOINT,
+      region: c.S3_REGION,
+      accessKeyId: c.S3_ACCESS_KEY_ID,
+      secretAccessKey: c.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: c.S3_FORCE_PATH_STYLE ?? c.S3_ENDPOINT !== undefined,
+    },
+    watchBucket: watchBucket ? { location: watchBucket, pollMs: c.WATCH_BUCKET_POLL_MS } : null,
     vectorStore:
       c.VECTOR_STORE === 'weaviate'
         ? {

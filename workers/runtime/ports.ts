@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createQueueClient, type QueueClient } from '../../queues/queue-client.ts';
-import { createLocalArtifactStore } from '../../shared/artifacts/local-artifact-store.ts';
+import { createArtifactStore } from '../../shared/artifacts/index.ts';
 import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
 import type { Config } from '../../shared/config/config.ts';
 import { createEmbedder } from '../../shared/embed/index.ts';
@@ -46,7 +46,7 @@ export async function createPorts(config: Config): Promise<Ports & { close(): Pr
     config,
     redis,
     queues,
-    artifacts: createLocalArtifactStore({ dir: config.artifactsDir }),
+    artifacts: createArtifactStore(config.artifactStore, config.s3),
     store,
     embedder: createEmbedder(config.embedder),
     embeddingCache: createRedisEmbeddingCache(redis, config.prefix),

@@ -76,3 +76,15 @@ export async function documentRoutes(app: FastifyInstance, deps: GatewayDeps, op
     return reply.status(202).send({ docId: id, state: 'deleting' });
   });
 }
+
+/** `POST /v1/events/s3`: S3 / MinIO event notifications for the watched bucket, ingested without waiting for a poll. */
+export async function bucketEventRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+  app.post(
+    '/v1/events/s3',
+    { config: { role: 'admin' }, schema: { summary: 'S3 / MinIO event notification (Records[].eventName, s3.bucket.name, s3.object.key) for WATCH_BUCKET' } },
+    async (req) => {
+      if (!deps.bucketNotification) throw new HttpError(404, 'NOT_FOUND', 'no bucket is watched: set WATCH_BUCKET to receive its event notifications');
+      return { events: await deps.bucketNotification(req.body) };
+    },
+  );
+}

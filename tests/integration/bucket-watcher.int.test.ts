@@ -1,0 +1,141 @@
+/**
+ * The S3-compatible bucket as the watched source, against a real S3 server (s3rver) started by the
+ * test, with stage artifacts in a second bucket: objects put → indexed; an object overwritten →
+ * its new version; deleted → gone; an event notification → ingested without a poll; a key with
+ * "../" → refused with a clear error.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type Service } from '../../apps/cli/service.ts';
+import { objectKeyProblem } from '../../apps/watcher/object-keys.ts';
+import { docIdForSource } from '../../shared/domain/ids.ts';
+import { eq } from '../../shared/store/filter.ts';
+import { createS3Client } from '../../shared/s3/s3.ts';
+import { INGEST_WORKERS } from '../../workers/index.ts';
+import { settle, testWorkspace } from '../helpers/pipeline.ts';
+import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { startTestS3, type TestS3 } from '../helpers/s3.ts';
+
+const EXAMPLES = path.resolve(import.meta.dirname, '../../examples/docs');
+const INBOX = 'quarry-inbox';
+const ADMIN = { 'content-type': 'application/json', authorization: 'Bearer admin-key' };
+const docOf = (key: string) => docIdForSource(`s3:${INBOX}/${key}`);
+
+describe.skipIf(!REDIS_AVAILABLE)('bucket watcher on an S3-compatible server', () => {
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
+  let s3: TestS3;
+  let client: S3Client;
+  let ws: ReturnType<typeof testWorkspace>;
+  let service: Service;
+
+  const put = (key: string, file: string) => client.send(new PutObjectCommand({ Bucket: INBOX, Key: key, Body: readFileSync(path.join(EXAMPLES, file)) }));
+  const notify = (eventName: string, key: string) =>
+    fetch(`${service.gatewayUrl}/v1/events/s3`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: JSON.stringify({ EventName: `s3:${eventName}`, Key: `${INBOX}/${key}`, Records: [{ eventName: `s3:${eventName}`, s3: { bucket: { name: INBOX }, object: { key: encodeURIComponent(key).replace(/%2F/g, '/') } } }] }),
+    });
+  const chunksOf = (docId: string) => service.ports.store.countChunks(eq('doc_id', docId));
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    s3 = await startTestS3([INBOX, 'quarry-artifacts']);
+    client = createS3Client(s3.settings);
+    ws = testWorkspace(redis.url, {
+      ...s3.env,
+      WATCH_BUCKET: `s3://${INBOX}/docs`,
+      // No poll during the test: scans are asked for, or notifications arrive.
+      WATCH_BUCKET_POLL_MS: '3600000',
+      ARTIFACT_STORE: 's3',
+      ARTIFACT_BUCKET: 's3://quarry-artifacts/artifacts',
+      QUARRY_API_KEYS: 'query-key',
+      QUARRY_ADMIN_KEYS: 'admin-key',
+    });
+    service = await startService(ws.config, { workers: Object.values(INGEST_WORKERS), watch: true, gateway: { port: 0 } });
+    await service.bucketWatcher!.ready;
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    client?.destroy();
+    await s3?.stop();
+    await redis?.cleanup();
+    ws?.cleanup();
+  });
+
+  it('objects put → indexed, with their sidecar metadata and artifacts in the artifact bucket', async () => {
+    await put('docs/policies/parental-leave.pdf', 'parental-leave-policy-2025.pdf');
+    await put('docs/policies/parental-leave.meta.json', 'parental-leave-policy-2025.meta.json');
+    await put('docs/faq.pdf', 'benefits-faq.pdf');
+    await put('elsewhere/not-watched.pdf', 'benefits-faq.pdf');
+    const events = await service.bucketWatcher!.scanNow();
+    expect(events.map((e) => `${e.kind} ${e.key}`).sort()).toEqual(['registered docs/faq.pdf', 'registered docs/policies/parental-leave.pdf']);
+    const statuses = await settle(service, { docIds: [docOf('docs/faq.pdf'), docOf('docs/policies/parental-leave.pdf')] });
+    expect(statuses.map((s) => s.state)).toEqual(['indexed', 'indexed']);
+    expect(await chunksOf(docOf('docs/faq.pdf'))).toBeGreaterThan(0);
+    const doc = await service.ports.store.getDocument(docOf('docs/policies/parental-leave.pdf'));
+    expect(doc).toMatchObject({ doc_type: 'policy', provenance: { source_uri: `s3://${INBOX}/docs/policies/parental-leave.pdf`, collector: 'bucket-watcher' } });
+    // Stage outputs live in the artifact bucket, where every pod can read them.
+    expect(await service.ports.artifacts.listVersions(docOf('docs/faq.pdf'))).toHaveLength(1);
+    // Listing again changes nothing.
+    expect(await service.bucketWatcher!.scanNow()).toEqual([]);
+  }, 120_000);
+
+  it('an object overwritten → only its new version’s chunks remain', async () => {
+    const docId = docOf('docs/faq.pdf');
+    const before = await service.ports.status.get(docId);
+    await put('docs/faq.pdf', 'remote-work-handbook.pdf');
+    expect((await service.bucketWatcher!.scanNow()).map((e) => e.kind)).toEqual(['registered']);
+    await settle(service, { docIds: [docId] });
+    const after = await service.ports.status.get(docId);
+    expect(after?.version).not.toBe(before?.version);
+    const versions = new Set((await service.ports.store.listChunkIds(docId)).map((c) => c.version));
+    expect([...versions]).toEqual([after?.version]);
+  }, 120_000);
+
+  it('an object deleted → its document is gone', async () => {
+    const docId = docOf('docs/faq.pdf');
+    await client.send(new DeleteObjectCommand({ Bucket: INBOX, Key: 'docs/faq.pdf' }));
+    expect((await service.bucketWatcher!.scanNow()).map((e) => `${e.kind} ${e.key}`)).toEqual(['deleted docs/faq.pdf']);
+    await settle(service, { docIds: [docId] });
+    expect((await service.ports.status.get(docId))?.state).toBe('deleted');
+    expect(await chunksOf(docId)).toBe(0);
+  }, 60_000);
+
+  it('an event notification → ingested without a poll; removal notifications delete', async () => {
+    const key = 'docs/new arrivals/retention.pdf';
+    await put(key, 'data-retention-policy.pdf');
+    const res = await notify('ObjectCreated:Put', key);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { events: { kind: string; key: string }[] }).events).toEqual([expect.objectContaining({ kind: 'registered', key })]);
+    await settle(service, { docIds: [docOf(key)] });
+    expect(await chunksOf(docOf(key))).toBeGreaterThan(0);
+    // The poll that follows finds nothing new: the notification moved the cursor.
+    expect(await service.bucketWatcher!.scanNow()).toEqual([]);
+
+    await client.send(new DeleteObjectCommand({ Bucket: INBOX, Key: key }));
+    expect((await notify('ObjectRemoved:Delete', key)).status).toBe(200);
+    await settle(service, { docIds: [docOf(key)] });
+    expect(await chunksOf(docOf(key))).toBe(0);
+  }, 120_000);
+
+  it('a key with "../" is refused with a clear error; a body that is no notification too', async () => {
+    const res = await notify('ObjectCreated:Put', 'docs/../../etc/passwd.pdf');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'INVALID_PAYLOAD', message: expect.stringContaining('object key "docs/../../etc/passwd.pdf" rejected: it contains a "." or ".." path segment') } });
+    const junk = await fetch(`${service.gatewayUrl}/v1/events/s3`, { method: 'POST', headers: ADMIN, body: JSON.stringify({ hello: 'world' }) });
+    expect(junk.status).toBe(400);
+    expect((await fetch(`${service.gatewayUrl}/v1/events/s3`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+  });
+
+  it('names every kind of refused key', () => {
+    expect(objectKeyProblem('docs/a.pdf')).toBeNull();
+    expect(objectKeyProblem('/abs/a.pdf')).toMatch(/starts with "\/"/);
+    expect(objectKeyProblem('docs/./a.pdf')).toMatch(/path segment/);
+    expect(objectKeyProblem('docs/a\u0000.pdf')).toMatch(/control character/);
+    expect(objectKeyProblem('docs\\..\\a.pdf')).toMatch(/backslash/);
+    expect(objectKeyProblem('')).toMatch(/empty/);
+  });
+});

@@ -32,8 +32,8 @@ export function baseFiles(): Record<string, Manifest[]> {
 export function renderBase(): Record<string, string> {
   const files = baseFiles();
   const out: Record<string, string> = {};
-  for (const [name, docs] of Object.entries(files)) out[name] = HEADER + docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
-  out['kustomization.yaml'] = HEADER + stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: Object.keys(files) }, { lineWidth: 0 });
+  for (const [name, docs] of Object.entries(files)) out[name] = HEADER + docs.map((d) => stringify(d, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n');
+  out['kustomization.yaml'] = HEADER + stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: Object.keys(files) }, { lineWidth: 0, aliasDuplicateObjects: false });
   return out;
 }
 

@@ -3,6 +3,7 @@
  * network policies and the optional decay CronJob. Redis has no password here: only Quarry's
  * pods and KEDA may reach it (network policies); an overlay for a managed Redis adds credentials.
  */
+import { MEMORY_DECAY_PATTERN } from '../queues/memory.queues.ts';
 import { PART_OF, QUEUE_PREFIX, labels, selector, type Manifest } from './manifests.ts';
 import { GATEWAY_PORT, HEALTH_PORT, IMAGE } from './spec.ts';
 
@@ -37,52 +38,66 @@ export function configManifests(): Manifest[] {
   ];
 }
 
-export function redisManifests(): Manifest[] {
-  const component = 'redis';
+/** A single-replica StatefulSet with one container, a data volume, its Service and a PDB that never evicts it. */
+function statefulServer(component: string, opts: { uid: number; container: Record<string, unknown>; mountPath: string; storage: string; ports: { name: string; port: number }[]; graceSeconds?: number }): Manifest[] {
+  const name = `quarry-${component}`;
   return [
     {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
-      metadata: { name: 'quarry-redis', labels: labels(component) },
+      metadata: { name, labels: labels(component) },
       spec: {
-        serviceName: 'quarry-redis',
+        serviceName: name,
         replicas: 1,
         selector: { matchLabels: selector(component) },
         template: {
           metadata: { labels: labels(component) },
           spec: {
-            securityContext: { runAsNonRoot: true, runAsUser: 999, runAsGroup: 999, fsGroup: 999, seccompProfile: { type: 'RuntimeDefault' } },
+            securityContext: { runAsNonRoot: true, runAsUser: opts.uid, runAsGroup: opts.uid, fsGroup: opts.uid, seccompProfile: { type: 'RuntimeDefault' } },
+            ...(opts.graceSeconds ? { terminationGracePeriodSeconds: opts.graceSeconds } : {}),
             containers: [
               {
-                name: 'redis',
-                image: REDIS_IMAGE,
-                // AOF persistence and noeviction: BullMQ jobs and locks must never be evicted.
-                args: ['redis-server', '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--dir', '/data'],
-                ports: [{ name: 'redis', containerPort: 6379 }],
-                resources: { requests: { cpu: '250m', memory: '1Gi' }, limits: { memory: '2Gi' } },
-                livenessProbe: { exec: { command: ['redis-cli', 'ping'] }, periodSeconds: 10, timeoutSeconds: 3 },
-                readinessProbe: { exec: { command: ['redis-cli', 'ping'] }, periodSeconds: 5, timeoutSeconds: 3 },
-                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-                volumeMounts: [{ name: 'data', mountPath: '/data' }],
+                name: component,
+                ...opts.container,
+                ports: opts.ports.map((p) => ({ name: p.name, containerPort: p.port })),
+                volumeMounts: [{ name: 'data', mountPath: opts.mountPath }],
               },
             ],
           },
         },
-        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: opts.storage } } } }],
       },
     },
     {
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 'quarry-redis', labels: labels(component) },
-      spec: { selector: selector(component), ports: [{ name: 'redis', port: 6379, targetPort: 'redis' }] },
+      metadata: { name, labels: labels(component) },
+      spec: { selector: selector(component), ports: opts.ports.map((p) => ({ name: p.name, port: p.port, targetPort: p.name })) },
     },
-    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'quarry-redis', labels: labels(component) }, spec: { maxUnavailable: 0, selector: { matchLabels: selector(component) } } },
+    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, labels: labels(component) }, spec: { maxUnavailable: 0, selector: { matchLabels: selector(component) } } },
   ];
 }
 
+export function redisManifests(): Manifest[] {
+  const ping = { exec: { command: ['redis-cli', 'ping'] }, timeoutSeconds: 3 };
+  return statefulServer('redis', {
+    uid: 999,
+    mountPath: '/data',
+    storage: '10Gi',
+    ports: [{ name: 'redis', port: 6379 }],
+    container: {
+      image: REDIS_IMAGE,
+      // AOF persistence and noeviction: BullMQ jobs and locks must never be evicted.
+      args: ['redis-server', '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction', '--dir', '/data'],
+      resources: { requests: { cpu: '250m', memory: '1Gi' }, limits: { memory: '2Gi' } },
+      livenessProbe: { ...ping, periodSeconds: 10 },
+      readinessProbe: { ...ping, periodSeconds: 5 },
+      securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+    },
+  });
+}
+
 export function weaviateManifests(): Manifest[] {
-  const component = 'weaviate';
   const env = {
     ENABLE_TOKENIZER_KAGOME_KR: 'true',
     AUTOSCHEMA_ENABLED: 'false',
@@ -93,46 +108,21 @@ export function weaviateManifests(): Manifest[] {
     AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED: 'true',
     CLUSTER_HOSTNAME: 'node1',
   };
-  return [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'StatefulSet',
-      metadata: { name: 'quarry-weaviate', labels: labels(component) },
-      spec: {
-        serviceName: 'quarry-weaviate',
-        replicas: 1,
-        selector: { matchLabels: selector(component) },
-        template: {
-          metadata: { labels: labels(component) },
-          spec: {
-            securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
-            terminationGracePeriodSeconds: 60,
-            containers: [
-              {
-                name: 'weaviate',
-                image: WEAVIATE_IMAGE,
-                env: Object.entries(env).map(([name, value]) => ({ name, value })),
-                ports: [{ name: 'http', containerPort: 8080 }, { name: 'grpc', containerPort: 50051 }],
-                resources: { requests: { cpu: '1', memory: '8Gi' }, limits: { memory: '16Gi' } },
-                livenessProbe: { httpGet: { path: '/v1/.well-known/live', port: 'http' }, initialDelaySeconds: 30, periodSeconds: 10 },
-                readinessProbe: { httpGet: { path: '/v1/.well-known/ready', port: 'http' }, periodSeconds: 5 },
-                securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
-                volumeMounts: [{ name: 'data', mountPath: '/var/lib/weaviate' }],
-              },
-            ],
-          },
-        },
-        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '100Gi' } } } }],
-      },
+  return statefulServer('weaviate', {
+    uid: 1000,
+    mountPath: '/var/lib/weaviate',
+    storage: '100Gi',
+    graceSeconds: 60,
+    ports: [{ name: 'http', port: 8080 }, { name: 'grpc', port: 50051 }],
+    container: {
+      image: WEAVIATE_IMAGE,
+      env: Object.entries(env).map(([name, value]) => ({ name, value })),
+      resources: { requests: { cpu: '1', memory: '8Gi' }, limits: { memory: '16Gi' } },
+      livenessProbe: { httpGet: { path: '/v1/.well-known/live', port: 'http' }, initialDelaySeconds: 30, periodSeconds: 10 },
+      readinessProbe: { httpGet: { path: '/v1/.well-known/ready', port: 'http' }, periodSeconds: 5 },
+      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
     },
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'quarry-weaviate', labels: labels(component) },
-      spec: { selector: selector(component), ports: [{ name: 'http', port: 8080, targetPort: 'http' }, { name: 'grpc', port: 50051, targetPort: 'grpc' }] },
-    },
-    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'quarry-weaviate', labels: labels(component) }, spec: { maxUnavailable: 0, selector: { matchLabels: selector(component) } } },
-  ];
+  });
 }
 
 /**
@@ -173,7 +163,8 @@ export function decayCronJob(): Manifest {
     kind: 'CronJob',
     metadata: { name: 'quarry-memory-decay', labels: labels('memory-decay-cron') },
     spec: {
-      schedule: '0 3 * * 1',
+      // The same weekly moment as the BullMQ scheduler's pattern.
+      schedule: MEMORY_DECAY_PATTERN,
       timeZone: 'Etc/UTC',
       suspend: true,
       concurrencyPolicy: 'Forbid',

@@ -1,3 +1,4 @@
+import { queueTelemetry } from './telemetry.ts';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
@@ -30,7 +31,7 @@ export function createQueueClient(connection: Redis, prefix: string): QueueClien
   const queueOf = (def: QueueDefinition) => {
     let q = queues.get(def.name);
     if (!q) {
-      q = new Queue(def.name, { connection, prefix });
+      q = new Queue(def.name, { connection, prefix, telemetry: queueTelemetry() });
       queues.set(def.name, q);
     }
     return q;

@@ -17,10 +17,18 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The key a request carries: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
+/**
+ * The key a request carries: `Authorization: Bearer <key>`, `X-API-Key: <key>`, or the password
+ * of HTTP Basic auth (how a browser gives it, for the queue UI).
+ */
 export function requestKey(req: Pick<FastifyRequest, 'headers'>): string | null {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
+  if (typeof auth === 'string' && /^basic\s+/i.test(auth)) {
+    const decoded = Buffer.from(auth.replace(/^basic\s+/i, '').trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 && decoded.length > colon + 1 ? decoded.slice(colon + 1) : null;
+  }
   const header = req.headers['x-api-key'];
   return typeof header === 'string' && header ? header.trim() : null;
 }

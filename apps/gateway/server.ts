@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
 import { toHttp } from './http-errors.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
 import type { GatewayDeps, GatewayOptions } from './types.ts';
@@ -66,5 +67,6 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   await queryRoutes(app, deps, { ...opts, newRunId: opts.newRunId ?? (() => randomUUID().replace(/-/g, '')) }, events);
   await documentRoutes(app, deps, opts);
   await bucketEventRoutes(app, deps);
+  await adminRoutes(app, deps, opts.keys);
   return app;
 }

@@ -4,6 +4,7 @@ import type { QueueClient } from '../../queues/queue-client.ts';
 import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
 import { docIdForSource, sha256Hex, type DocumentMeta, type SourceRecord } from '../../shared/domain/index.ts';
 import { withDocLock } from '../../shared/status/doc-lock.ts';
+import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 
 export interface RegisterPorts {
@@ -59,20 +60,25 @@ export async function registerSource(
       bytes: input.bytes.byteLength,
     },
   };
-  // Under the document's lock so a deletion in flight cannot remove the artifacts written here.
-  const outcome = await withDocLock(ports.redis, ports.prefix, docId, async () => {
-    const before = await ports.status.get(docId);
-    const unchanged = !input.force && before?.version === version && before.state !== 'deleting' && before.state !== 'deleted';
-    if (unchanged) return { action: 'unchanged' as const, gen: before.gen, resume: before.state === 'queued' && before.stage === 'extract' };
-    await ports.artifacts.putBytes(docId, version, 'source.pdf', input.bytes);
-    await ports.artifacts.putJson(docId, version, 'source.json', record);
-    const reg = await ports.status.register({ docId, sourceKey: input.sourceKey, version, force: input.force });
-    return { ...reg, resume: true };
+  // The root span of the document's trace: the extract job enqueued below, and every stage after
+  // it, join it.
+  return withSpan('register source', { [ATTR.docId]: docId, [ATTR.version]: version }, async (span) => {
+    // Under the document's lock so a deletion in flight cannot remove the artifacts written here.
+    const outcome = await withDocLock(ports.redis, ports.prefix, docId, async () => {
+      const before = await ports.status.get(docId);
+      const unchanged = !input.force && before?.version === version && before.state !== 'deleting' && before.state !== 'deleted';
+      if (unchanged) return { action: 'unchanged' as const, gen: before.gen, resume: before.state === 'queued' && before.stage === 'extract' };
+      await ports.artifacts.putBytes(docId, version, 'source.pdf', input.bytes);
+      await ports.artifacts.putJson(docId, version, 'source.json', record);
+      const reg = await ports.status.register({ docId, sourceKey: input.sourceKey, version, force: input.force });
+      return { ...reg, resume: true };
+    });
+    // Enqueueing is idempotent (deterministic job id), so a registration cut short before it is
+    // completed by the next drop of the same file.
+    if (outcome.resume) await ports.queues.enqueue(extractQueue, { docId, version, gen: outcome.gen });
+    span.setAttribute('quarry.registration', outcome.action);
+    return { docId, version, action: outcome.action, enqueued: outcome.resume };
   });
-  // Enqueueing is idempotent (deterministic job id), so a registration cut short before it is
-  // completed by the next drop of the same file.
-  if (outcome.resume) await ports.queues.enqueue(extractQueue, { docId, version, gen: outcome.gen });
-  return { docId, version, action: outcome.action, enqueued: outcome.resume };
 }
 
 /**

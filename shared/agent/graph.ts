@@ -1,4 +1,5 @@
 import { END, START, StateGraph } from '@langchain/langgraph';
+import { ATTR, withSpan } from '../telemetry/tracing.ts';
 import type { AgentAnswer } from './answer.ts';
 import { answerer, memoryUpdater, rerankDiversify, runContextOf, traceOf, validator } from './decide-nodes.ts';
 import type { AgentDeps } from './deps.ts';
@@ -9,12 +10,14 @@ type Node = (s: AgentStateType, deps: AgentDeps) => Promise<NodeResult>;
 
 /** Every node's time and decisions land in the trace; nodes themselves stay plain functions. */
 function timed(name: string, node: Node, deps: AgentDeps) {
-  return async (s: AgentStateType): Promise<AgentUpdate> => {
-    const startedAt = new Date().toISOString();
-    const t0 = performance.now();
-    const { update, trace } = await node(s, deps);
-    return { ...update, steps: [{ node: name, startedAt, ms: Math.round((performance.now() - t0) * 100) / 100, data: trace }] };
-  };
+  return (s: AgentStateType): Promise<AgentUpdate> =>
+    // Each node is a span of the run's trace too (ids only: the question never goes into a span).
+    withSpan(`agent ${name}`, { [ATTR.node]: name, [ATTR.runId]: s.runId }, async () => {
+      const startedAt = new Date().toISOString();
+      const t0 = performance.now();
+      const { update, trace } = await node(s, deps);
+      return { ...update, steps: [{ node: name, startedAt, ms: Math.round((performance.now() - t0) * 100) / 100, data: trace }] };
+    });
 }
 
 /**

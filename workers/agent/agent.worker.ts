@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { buildAgentGraph, runAgent, type AgentGraph } from '../../shared/agent/graph.ts';
+import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { createAgentDeps } from './agent-deps.ts';
 
@@ -14,5 +15,8 @@ export const agentWorker = defineStageWorker(agentRunQueue, async (payload, ctx)
     graph = buildAgentGraph(createAgentDeps(ctx, ctx.log));
     graphs.set(ctx.redis, graph);
   }
-  return runAgent(graph, payload);
+  const t0 = performance.now();
+  const answer = await runAgent(graph, payload);
+  quarryMetrics().queryDuration.observe({ outcome: answer.validated ? 'validated' : 'fallback' }, (performance.now() - t0) / 1000);
+  return answer;
 });

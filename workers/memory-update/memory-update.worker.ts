@@ -1,4 +1,5 @@
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
+import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { memoryUpdateStage } from './memory-update.stage.ts';
 
@@ -7,6 +8,7 @@ export const memoryUpdateWorker = defineStageWorker(memoryUpdateQueue, async (pa
   const outcomes = memoryUpdateStage(payload);
   const deltas = await memory.applyOutcomes(outcomes, { runId: payload.runId });
   const applied = deltas.filter((d) => d.applied).length;
+  quarryMetrics().memoryUpdates.inc(applied);
   log.info('memory updated', { runId: payload.runId, applied, skipped: deltas.length - applied });
   return { applied, skipped: deltas.length - applied, deltas };
 });

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
+import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 
 /**
- * `/healthz` (liveness: the event loop is not stuck) and `/readyz` (readiness: Redis answers and
- * the workers run). Readiness never depends on queue emptiness: an idle worker is ready.
+ * `/healthz` (liveness: the event loop is not stuck), `/readyz` (readiness: Redis answers and
+ * the workers run) and `/metrics` (Prometheus: this process's stage durations and failures).
+ * Readiness never depends on queue emptiness: an idle worker is ready.
  */
 export async function startHealthServer(opts: {
   port: number;
@@ -30,6 +32,14 @@ export async function startHealthServer(opts: {
       void Promise.race([opts.redis.ping().catch((e: Error) => e.message), timeout]).then((pong) => {
         const ready = pong === 'PONG' && opts.isRunning();
         reply(ready ? 200 : 503, { ready, redis: pong === 'PONG', workers: opts.isRunning() });
+      });
+      return;
+    }
+    if (req.url === '/metrics') {
+      const { registry } = quarryMetrics();
+      void registry.metrics().then((text) => {
+        res.writeHead(200, { 'content-type': registry.contentType });
+        res.end(text);
       });
       return;
     }

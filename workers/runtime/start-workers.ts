@@ -1,7 +1,10 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { queueTelemetry } from '../../queues/telemetry.ts';
 import { IngestPayload } from '../../queues/define-queue.ts';
 import { describeError, isQuarryError, PermanentError } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
+import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
+import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
 import { createRedis, type Ports } from './ports.ts';
 import type { StageWorkerDefinition } from './stage-worker.ts';
 
@@ -34,6 +37,7 @@ export const SUPERSEDED = { superseded: true } as const;
  */
 export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Ports, log: Logger): WorkerGroup {
   const { config } = ports;
+  const metrics = quarryMetrics();
   const connections: ReturnType<typeof createRedis>[] = [];
   const workers = defs.map((def) => {
     const { queue } = def;
@@ -52,6 +56,11 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       const track = ingest.success ? ingest.data : null;
       const jlog = wlog.child({ jobId: job.id, docId: (payload as { docId?: string }).docId });
 
+      const attributes = { [ATTR.stage]: stage, ...(track ? { [ATTR.docId]: track.docId, [ATTR.version]: track.version } : {}) };
+      return withSpan(`stage ${queue.name}`, attributes, () => run(job, payload, track, jlog, signal));
+    };
+
+    const run = async (job: Job, payload: unknown, track: IngestPayload | null, jlog: Logger, signal: AbortSignal | undefined) => {
       if (track && !(await ports.status.isCurrent(track.docId, track.version, track.gen))) {
         jlog.info('superseded: a newer version or a deletion took over');
         return SUPERSEDED;
@@ -73,6 +82,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         const checked = queue.result.safeParse(result);
         if (!checked.success) throw new PermanentError('INVALID_RESULT', `${queue.name} returned an invalid result: ${checked.error.message}`);
         const ms = performance.now() - started;
+        metrics.stageDuration.observe({ queue: queue.name }, ms / 1000);
         if (track) await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
         const superseded = typeof checked.data === 'object' && checked.data !== null && (checked.data as { superseded?: boolean }).superseded === true;
         if (queue.next && track && !superseded) {
@@ -86,6 +96,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         const permanent = err instanceof UnrecoverableError || (isQuarryError(err) && !err.retryable);
         const lastTry = permanent || job.attemptsMade + 1 >= queue.policy.attempts;
         jlog.warn('stage failed', { stage, code, error: message, permanent, attempt: job.attemptsMade + 1 });
+        metrics.jobFailures.inc({ queue: queue.name, code });
         if (track) {
           await ports.status.update(track.docId, track.version, track.gen, {
             error: { code, message },
@@ -107,6 +118,8 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       stalledInterval: Math.max(1000, Math.floor(config.worker.lockMs / 2)),
       maxStalledCount: 2,
       autorun: true,
+      // Trace context travels in the job: one trace follows a document through every stage.
+      telemetry: queueTelemetry(),
     });
     worker.on('error', (err) => wlog.error('worker error', { error: err.message }));
     return worker;

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ALL_WORKERS, WORKER_NAMES, type WorkerName } from '../../../workers/index.ts';
 import { appConfig, reportFailure } from '../app.ts';
 import { ensureRedis } from '../local-redis.ts';
+import { startTelemetry } from '../../../shared/telemetry/tracing.ts';
 import { startService, stopOnSignals } from '../service.ts';
 
 /** `--only extract,chunk` → those workers (ingest stages and memory workers); unknown names are an error that lists the known ones. */
@@ -21,12 +22,16 @@ export function runCommands(program: Command): void {
     .action(async () => {
       try {
         const config = appConfig();
+        const telemetry = await startTelemetry('quarry-dev');
         const redis = await ensureRedis(config.redisUrl, path.join(config.dataDir, 'redis'));
         if (redis.started) process.stderr.write(`started a local redis-server at ${redis.url} (no persistence)\n`);
         const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(ALL_WORKERS), watch: true, gateway: true });
         service.log.info('quarry dev running', { watchDir: config.watchDir, dataDir: config.dataDir, gateway: service.gatewayUrl });
         process.stderr.write(`quarry dev: watching ${config.watchDir}; gateway at ${service.gatewayUrl} (OpenAPI at /docs)\n`);
-        stopOnSignals(service, service.log, async () => redis.started?.stop());
+        stopOnSignals(service, service.log, async () => {
+          await redis.started?.stop();
+          await telemetry.shutdown();
+        });
       } catch (err) {
         reportFailure(err);
       }
@@ -42,9 +47,10 @@ export function runCommands(program: Command): void {
       try {
         const config = appConfig();
         const stages = parseStages(o.only);
+        const telemetry = await startTelemetry(`quarry-worker-${stages.join('-')}`);
         const service = await startService(config, { workers: stages.map((s) => ALL_WORKERS[s]), watch: false });
         service.log.info('workers running', { stages });
-        stopOnSignals(service, service.log);
+        stopOnSignals(service, service.log, () => telemetry.shutdown());
       } catch (err) {
         reportFailure(err);
       }
@@ -57,9 +63,10 @@ export function runCommands(program: Command): void {
     .action(async (o: { port?: string }) => {
       try {
         const config = appConfig();
+        const telemetry = await startTelemetry('quarry-gateway');
         const service = await startService(config, { workers: [], watch: false, gateway: o.port ? { port: Number(o.port) } : true });
         process.stderr.write(`gateway at ${service.gatewayUrl} (OpenAPI at /docs)\n`);
-        stopOnSignals(service, service.log);
+        stopOnSignals(service, service.log, () => telemetry.shutdown());
       } catch (err) {
         reportFailure(err);
       }
@@ -67,13 +74,14 @@ export function runCommands(program: Command): void {
 
   program
     .command('watch')
-    .description('watch QUARRY_WATCH_DIR and enqueue ingests and deletes (no workers)')
+    .description('watch QUARRY_WATCH_DIR (or WATCH_BUCKET) and enqueue ingests and deletes (no workers)')
     .action(async () => {
       try {
         const config = appConfig();
+        const telemetry = await startTelemetry('quarry-watcher');
         const service = await startService(config, { workers: [], watch: true });
-        service.log.info('watching', { dir: config.watchDir });
-        stopOnSignals(service, service.log);
+        service.log.info('watching', { source: config.watchBucket ? `s3://${config.watchBucket.location.bucket}/${config.watchBucket.location.prefix}` : config.watchDir });
+        stopOnSignals(service, service.log, () => telemetry.shutdown());
       } catch (err) {
         reportFailure(err);
       }

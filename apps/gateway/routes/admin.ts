@@ -1,0 +1,46 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { FastifyInstance } from 'fastify';
+import { ALL_QUEUES } from '../../../queues/all-queues.ts';
+import { quarryMetrics } from '../../../shared/telemetry/metrics.ts';
+import { authorise, requestKey, type ApiKeys } from '../auth.ts';
+import { toHttp } from '../http-errors.ts';
+import type { GatewayDeps } from '../types.ts';
+
+/** Where the queue UI lives. */
+export const QUEUE_UI_PATH = '/admin/queues';
+
+/**
+ * `GET /metrics` (Prometheus, no key: counts and durations only, no ids or text) and the Bull
+ * Board queue UI at `/admin/queues` (admin key; a browser can give it as the password of HTTP
+ * Basic auth).
+ */
+export async function adminRoutes(app: FastifyInstance, deps: GatewayDeps, keys: ApiKeys): Promise<void> {
+  const metrics = quarryMetrics();
+  metrics.setJobCounts(() => Promise.all(ALL_QUEUES.map(async (q) => ({ queue: q.name, counts: { ...(await deps.queues.counts(q)) } }))));
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const adapter = new FastifyAdapter();
+  adapter.setBasePath(QUEUE_UI_PATH);
+  createBullBoard({ queues: ALL_QUEUES.map((q) => new BullMQAdapter(deps.queues.queue(q))), serverAdapter: adapter });
+  await app.register(
+    async (scope) => {
+      // Every route of the UI, its API and its assets, needs an admin key. Answered here rather
+      // than thrown: the UI plugin has an error handler of its own.
+      scope.addHook('onRequest', async (req, reply) => {
+        try {
+          authorise(keys, requestKey(req), 'admin');
+        } catch (err) {
+          const { status, body } = toHttp(err);
+          if (status === 401) reply.header('www-authenticate', 'Basic realm="quarry admin"');
+          return reply.status(status).send(body);
+        }
+      });
+      await scope.register(adapter.registerPlugin());
+    },
+    { prefix: QUEUE_UI_PATH },
+  );
+}

@@ -5,10 +5,12 @@ import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
 import { createRedis } from '../../workers/runtime/ports.ts';
 import { DIR_KEY_PREFIX, deleteSource } from '../watcher/local-watcher.ts';
-import type { S3Client } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../shared/s3/s3.ts';
+import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { classifyS3Error, createS3Client } from '../../shared/s3/s3.ts';
 import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
 import { createBucketSource } from '../watcher/bucket-watcher.ts';
+import { sidecarPathOf } from '../watcher/metadata.ts';
+import { S3_KEY_PREFIX } from '../watcher/object-keys.ts';
 import type { GatewayDeps } from './types.ts';
 
 async function unlinkIfThere(file: string): Promise<void> {
@@ -48,6 +50,16 @@ export function gatewayDeps(
         const file = path.join(config.watchDir, status.sourceKey.slice(DIR_KEY_PREFIX.length));
         await unlinkIfThere(file.replace(/\.pdf$/i, '.meta.json'));
         await unlinkIfThere(file);
+      }
+      const bucket = config.watchBucket?.location.bucket;
+      if (bucket && status.sourceKey.startsWith(`${S3_KEY_PREFIX}${bucket}/`)) {
+        // The bucket is the source of truth: remove the object (and its sidecar), as for a file.
+        const key = status.sourceKey.slice(`${S3_KEY_PREFIX}${bucket}/`.length);
+        for (const k of [key, sidecarPathOf(key)]) {
+          await s3Client().send(new DeleteObjectCommand({ Bucket: bucket, Key: k })).catch((err: unknown) => {
+            throw classifyS3Error(err, `delete ${k}`);
+          });
+        }
       }
       await deleteSource({ ...ports, prefix: config.prefix }, status.sourceKey);
       return true;

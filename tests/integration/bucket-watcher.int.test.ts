@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { objectKeyProblem } from '../../apps/watcher/object-keys.ts';
@@ -120,6 +120,19 @@ describe.skipIf(!REDIS_AVAILABLE)('bucket watcher on an S3-compatible server', (
     await settle(service, { docIds: [docOf(key)] });
     expect(await chunksOf(docOf(key))).toBe(0);
   }, 120_000);
+
+  it('DELETE /v1/documents/:id removes the object from the bucket too, so it is not ingested again', async () => {
+    const key = 'docs/policies/parental-leave.pdf';
+    const res = await fetch(`${service.gatewayUrl}/v1/documents/${docOf(key)}`, { method: 'DELETE', headers: { authorization: ADMIN.authorization } });
+    expect(res.status).toBe(202);
+    await settle(service, { docIds: [docOf(key)] });
+    expect(await chunksOf(docOf(key))).toBe(0);
+    const left = await client.send(new ListObjectsV2Command({ Bucket: INBOX, Prefix: 'docs/policies/' }));
+    expect(left.Contents ?? []).toEqual([]);
+    // The next poll sees the object gone and has nothing left to do.
+    expect((await service.bucketWatcher!.scanNow()).map((e) => e.kind)).toEqual(['deleted']);
+    expect((await service.ports.status.get(docOf(key)))?.state).toBe('deleted');
+  }, 60_000);
 
   it('a key with "../" is refused with a clear error; a body that is no notification too', async () => {
     const res = await notify('ObjectCreated:Put', 'docs/../../etc/passwd.pdf');

@@ -12,7 +12,7 @@ import { chunkIdFor, sha256Hex, type DocumentRecord } from '../shared/domain/ind
 import type { StoredChunkWithoutVector } from '../shared/store/index.ts';
 import {
   EN_KINDS, EN_SECTIONS, EN_SUBSECTIONS, EN_TOPICS, KO_ARTICLES, KO_CHAPTERS, KO_KINDS, KO_TOPICS,
-  createRng, enSentence, josa, koSentence, mixSeed, type Rng,
+  createRng, enSentence, josa, koSentence, mixSeed, shuffled, type Rng,
 } from '../tests/fixtures/corpus-vocabulary.ts';
 
 export { createRng, mixSeed, type Rng };
@@ -87,16 +87,6 @@ const EN_DOC_TYPES: readonly [string, number][] = [['policy', 5], ['guideline', 
 const KO_DOC_TYPES: readonly [string, number][] = [['law', 4], ['policy', 2], ['guideline', 2], ['ordinance', 2], ['faq', 1]];
 const EN_JURISDICTIONS: readonly [string, number][] = [['US', 5], ['EU', 3], ['UK', 2], ['CA', 1], ['AU', 1], ['US-CA', 1], ['US-NY', 1]];
 const KO_JURISDICTIONS: readonly [string, number][] = [['KR', 5], ['KR-11', 2], ['KR-26', 1], ['KR-41', 1]];
-
-/** Fisher–Yates with the seeded source (a random comparator would depend on the sort algorithm). */
-function shuffled<T>(items: readonly T[], rng: Rng): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
 
 function weighted(rng: Rng, items: readonly [string, number][]): string {
   const total = items.reduce((s, [, w]) => s + w, 0);

@@ -118,12 +118,12 @@ export async function createWeaviateStore(
   }
 
   /** Every object matching `t`, projected to `props`: offset pages when they fit the server's window, else a cursor scan filtered here. */
-  async function* readAll(t: Translated, filter: Filter | undefined, props: readonly string[], includeVector = false): AsyncGenerator<RawObject> {
+  async function* readAll(t: Translated, filter: Filter | undefined, props: readonly string[]): AsyncGenerator<RawObject> {
     if (t.kind === 'none') return;
     const total = t.kind === 'filter' ? await count(t) : Number.POSITIVE_INFINITY;
     if (t.kind === 'filter' && total <= maxWindow) {
       for (let offset = 0; offset < total; offset += PAGE) {
-        const page = await guarded('read', () => chunks.query.fetchObjects({ filters: t.value, limit: Math.min(PAGE, total - offset), offset, returnProperties: [...props], includeVector }));
+        const page = await guarded('read', () => chunks.query.fetchObjects({ filters: t.value, limit: Math.min(PAGE, total - offset), offset, returnProperties: [...props] }));
         for (const o of page.objects) yield o as RawObject;
         if (page.objects.length === 0) return;
       }
@@ -133,7 +133,7 @@ export async function createWeaviateStore(
     const needed = [...new Set([...props, ...filterFields(filter)])];
     let after: string | undefined;
     for (;;) {
-      const page = await guarded('scan', () => chunks.query.fetchObjects({ limit: PAGE, ...(after ? { after } : {}), returnProperties: needed, includeVector }));
+      const page = await guarded('scan', () => chunks.query.fetchObjects({ limit: PAGE, ...(after ? { after } : {}), returnProperties: needed }));
       for (const o of page.objects) {
         if (!filter || matchesFilter(filter, projectChunk(o.properties as Properties, needed as ChunkField[]))) yield o as RawObject;
       }

@@ -75,6 +75,8 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
 
   running = attempt();
   await running;
+  // Say why nothing is being watched yet (a crashed holder's lease lapses after ttlMs).
+  if (!leader) opts.log.info('leader lease held by another process: standing by', { key: opts.key, retryMs: renewMs });
   schedule();
 
   return {

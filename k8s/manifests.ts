@@ -42,6 +42,16 @@ function podTemplate(component: string, container: Record<string, unknown>, grac
   };
 }
 
+/** A Deployment of one Quarry process: `spec` fields (replicas first) around the selector and pod template. */
+function deployment(component: string, spec: Record<string, unknown>, container: Record<string, unknown>, graceSeconds: number): Manifest {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: `quarry-${component}`, labels: labels(component) },
+    spec: { ...spec, selector: { matchLabels: selector(component) }, template: podTemplate(component, container, graceSeconds) },
+  };
+}
+
 /** Liveness: the event loop is not stuck. Readiness: Redis answers and the workers run (never queue emptiness). */
 function probes(port: number | string) {
   return {
@@ -56,32 +66,22 @@ export function graceSeconds(spec: WorkerSpec): number {
 }
 
 function workerDeployment(name: string, spec: WorkerSpec): Manifest {
-  const component = `worker-${name}`;
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: `quarry-${component}`, labels: labels(component) },
-    spec: {
-      replicas: 1,
-      revisionHistoryLimit: 3,
-      selector: { matchLabels: selector(component) },
-      template: podTemplate(
-        component,
-        {
-          args: ['workers', 'start', '--only', name],
-          env: [
-            { name: 'HEALTH_PORT', value: String(HEALTH_PORT) },
-            // Running jobs get until just before the pod is killed, then are cancelled so they retry elsewhere.
-            { name: 'WORKER_SHUTDOWN_GRACE_MS', value: String(spec.jobSeconds * 1000) },
-          ],
-          ports: [{ name: 'health', containerPort: HEALTH_PORT }],
-          resources: resources(spec.resources),
-          ...probes('health'),
-        },
-        graceSeconds(spec),
-      ),
+  return deployment(
+    `worker-${name}`,
+    { replicas: 1, revisionHistoryLimit: 3 },
+    {
+      args: ['workers', 'start', '--only', name],
+      env: [
+        { name: 'HEALTH_PORT', value: String(HEALTH_PORT) },
+        // Running jobs get until just before the pod is killed, then are cancelled so they retry elsewhere.
+        { name: 'WORKER_SHUTDOWN_GRACE_MS', value: String(spec.jobSeconds * 1000) },
+      ],
+      ports: [{ name: 'health', containerPort: HEALTH_PORT }],
+      resources: resources(spec.resources),
+      ...probes('health'),
     },
-  };
+    graceSeconds(spec),
+  );
 }
 
 function scaledObject(name: string, spec: WorkerSpec): Manifest {
@@ -119,27 +119,19 @@ export function workerManifests(): Manifest[] {
 export function gatewayManifests(): Manifest[] {
   const component = 'gateway';
   return [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'quarry-gateway', labels: labels(component) },
-      spec: {
-        replicas: 2,
-        selector: { matchLabels: selector(component) },
-        template: podTemplate(
-          component,
-          {
-            args: ['gateway'],
-            env: [{ name: 'GATEWAY_HOST', value: '0.0.0.0' }, { name: 'GATEWAY_PORT', value: String(GATEWAY_PORT) }],
-            ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
-            resources: resources({ cpu: '250m', memory: '256Mi', memoryLimit: '512Mi' }),
-            livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
-            readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
-          },
-          30,
-        ),
+    deployment(
+      component,
+      { replicas: 2 },
+      {
+        args: ['gateway'],
+        env: [{ name: 'GATEWAY_HOST', value: '0.0.0.0' }, { name: 'GATEWAY_PORT', value: String(GATEWAY_PORT) }],
+        ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
+        resources: resources({ cpu: '250m', memory: '256Mi', memoryLimit: '512Mi' }),
+        livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 6 },
+        readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
       },
-    },
+      30,
+    ),
     {
       apiVersion: 'v1',
       kind: 'Service',
@@ -163,28 +155,18 @@ export function gatewayManifests(): Manifest[] {
 
 /** The watcher: one replica (Recreate, so two never overlap in a rollout); a Redis lease guards it too. */
 export function watcherManifests(): Manifest[] {
-  const component = 'watcher';
   return [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'quarry-watcher', labels: labels(component) },
-      spec: {
-        replicas: 1,
-        strategy: { type: 'Recreate' },
-        selector: { matchLabels: selector(component) },
-        template: podTemplate(
-          component,
-          {
-            args: ['watch'],
-            env: [{ name: 'HEALTH_PORT', value: String(HEALTH_PORT) }, { name: 'WATCH_POLL', value: 'true' }],
-            ports: [{ name: 'health', containerPort: HEALTH_PORT }],
-            resources: resources({ cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }),
-            ...probes('health'),
-          },
-          30,
-        ),
+    deployment(
+      'watcher',
+      { replicas: 1, strategy: { type: 'Recreate' } },
+      {
+        args: ['watch'],
+        env: [{ name: 'HEALTH_PORT', value: String(HEALTH_PORT) }, { name: 'WATCH_POLL', value: 'true' }],
+        ports: [{ name: 'health', containerPort: HEALTH_PORT }],
+        resources: resources({ cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }),
+        ...probes('health'),
       },
-    },
+      30,
+    ),
   ];
 }

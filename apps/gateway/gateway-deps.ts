@@ -28,6 +28,10 @@ export function gatewayDeps(
   const eventsConnection = createRedis(config.redisUrl);
   let client: S3Client | null = null;
   const s3Client = () => (client ??= createS3Client(config.s3));
+  const watched = config.watchBucket;
+  const bucketSource = watched
+    ? createBucketSource({ client: s3Client(), location: watched.location, ports: { ...ports, prefix: config.prefix }, log: opts.log ?? createLogger('silent') })
+    : null;
   return {
     redis: ports.redis,
     eventsConnection,
@@ -38,10 +42,7 @@ export function gatewayDeps(
     runContexts: createRunContextStore(ports.redis, config.prefix, opts.traceTtlSeconds),
     recordFeedback: opts.recordFeedback,
     watchDir: config.watchDir,
-    bucketNotification: config.watchBucket
-      ? (body) =>
-          createBucketSource({ client: s3Client(), location: (config.watchBucket as NonNullable<typeof config.watchBucket>).location, ports: { ...ports, prefix: config.prefix }, log: opts.log ?? createLogger('silent') }).handleNotification(body)
-      : null,
+    bucketNotification: bucketSource && ((body) => bucketSource.handleNotification(body)),
     async deleteDocument(docId) {
       const status = await ports.status.get(docId);
       if (!status || status.state === 'deleted') return false;
@@ -51,7 +52,7 @@ export function gatewayDeps(
         await unlinkIfThere(file.replace(/\.pdf$/i, '.meta.json'));
         await unlinkIfThere(file);
       }
-      const bucket = config.watchBucket?.location.bucket;
+      const bucket = watched?.location.bucket;
       if (bucket && status.sourceKey.startsWith(`${S3_KEY_PREFIX}${bucket}/`)) {
         // The bucket is the source of truth: remove the object (and its sidecar), as for a file.
         const key = status.sourceKey.slice(`${S3_KEY_PREFIX}${bucket}/`.length);

@@ -13,6 +13,10 @@ function bySize(r: QueryBenchResult, f: (s: SizeFigures) => number | undefined):
   return out;
 }
 
+function bySizeValue(r: QueryBenchResult, f: (s: SizeFigures) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(r.sizes).map(([size, s]) => [size, f(s)]));
+}
+
 const met = (value: number | undefined, target: number) => (value === undefined ? null : value <= target);
 
 /** The one JSON object `--json` prints: headline figures by size, targets, then every detail. */
@@ -30,23 +34,22 @@ export function queryJson(r: QueryBenchResult): Record<string, unknown> {
     gatewayP50Ms: Object.fromEntries(runs.map((g) => [String(g.workers), g.p50Ms])),
     gatewayP95Ms: Object.fromEntries(runs.map((g) => [String(g.workers), g.p95Ms])),
     loadSeconds: bySize(r, (s) => s.load.loadSeconds),
-    withVectorIndex: {
-      candidateP95Ms: bySize(r, (s) => s.indexed?.candidate.p95),
-      candidateP50Ms: bySize(r, (s) => s.indexed?.candidate.p50),
-      agentP95Ms: bySize(r, (s) => s.indexed?.agent.p95),
-      agentP50Ms: bySize(r, (s) => s.indexed?.agent.p50),
-      buildSeconds: bySize(r, (s) => s.indexed?.buildSeconds),
-      overlapAt300: bySize(r, (s) => s.indexed?.overlapAt300),
-      overlapAt30: bySize(r, (s) => s.indexed?.overlapAt30),
+    vectorIndex: bySizeValue(r, (s) => s.maintenance.vectorIndex),
+    exactVectorScan: {
+      candidateP95Ms: bySize(r, (s) => s.exact?.candidate.p95),
+      candidateP50Ms: bySize(r, (s) => s.exact?.candidate.p50),
+      agentP95Ms: bySize(r, (s) => s.exact?.agent.p95),
+      agentP50Ms: bySize(r, (s) => s.exact?.agent.p50),
+      indexedOverlapAt300: bySize(r, (s) => s.exact?.overlapAt300),
+      indexedOverlapAt30: bySize(r, (s) => s.exact?.overlapAt30),
     },
+    indexBuildSeconds: bySize(r, (s) => (s.maintenance.vectorIndex === 'built' ? s.maintenance.seconds : undefined)),
     targets: {
       size: TARGETS.atSize,
       candidateP95Ms: TARGETS.candidateP95Ms,
       agentP95Ms: TARGETS.agentP95Ms,
       candidateMet: met(at?.candidate.p95, TARGETS.candidateP95Ms),
       agentMet: met(at?.agent.p95, TARGETS.agentP95Ms),
-      candidateMetWithVectorIndex: met(at?.indexed?.candidate.p95, TARGETS.candidateP95Ms),
-      agentMetWithVectorIndex: met(at?.indexed?.agent.p95, TARGETS.agentP95Ms),
     },
     loadAverage: r.loadAverage,
     skipped: r.skipped,
@@ -82,24 +85,25 @@ export function queryTable(r: QueryBenchResult): string[] {
   lines.push(`${pad('chunks', 9)}  ${'what'.padEnd(40)} ${pad('n', 4)} ${pad('mean', 7)} ${pad('p50', 7)} ${pad('p95', 7)} ${pad('max', 7)}`);
   for (const size of sizes) {
     const s = r.sizes[size]!;
-    lines.push(row(size, 'candidate hybrid (limit 300, clamp, α .5)', s.candidate));
+    const m = s.maintenance;
+    lines.push(`${pad(size, 9)}  vector index: ${m.vectorIndex} (${m.reason}${m.vectorIndex === 'built' ? `, in ${m.seconds} s` : ''})`);
+    lines.push(row('', 'candidate hybrid (limit 300, clamp, α .5)', s.candidate));
     lines.push(row('', 'whole agent run (LLM none)', s.agent), ...agentLines(s));
-    if (s.indexed) {
-      const i = s.indexed;
-      lines.push(row('', `+HNSW index: candidate hybrid`, i.candidate));
-      lines.push(`${pad('', 9)}    index built in ${i.buildSeconds} s; returns ${Math.round(i.overlapAt300 * 1000) / 10}% of the exact top 300, ${Math.round(i.overlapAt30 * 1000) / 10}% of the exact top 30`);
-      lines.push(row('', '+HNSW index: whole agent run', i.agent), ...agentLines(i));
+    if (s.exact) {
+      const e = s.exact;
+      lines.push(row('', 'before indexing (exact scan): candidate', e.candidate));
+      lines.push(`${pad('', 9)}    the indexed search returns ${Math.round(e.overlapAt300 * 1000) / 10}% of the exact top 300, ${Math.round(e.overlapAt30 * 1000) / 10}% of the exact top 30`);
+      lines.push(row('', 'before indexing (exact scan): agent run', e.agent), ...agentLines(e));
     }
   }
   const at = r.sizes[String(TARGETS.atSize)];
-  lines.push('', `Targets at ${TARGETS.atSize} chunks                      default (exact vector scan)      with the opt-in HNSW index`);
-  const target = (label: string, exact: number | undefined, indexed: number | undefined, goal: number) =>
-    `  ${label.padEnd(32)} ${`${exact ?? '-'} ms ${verdict(exact, goal)}`.padEnd(33)}${indexed === undefined ? 'not measured' : `${indexed} ms ${verdict(indexed, goal)}`}`;
-  lines.push(target(`candidate hybrid p95 ≤ ${TARGETS.candidateP95Ms} ms`, at?.candidate.p95, at?.indexed?.candidate.p95, TARGETS.candidateP95Ms));
-  lines.push(target(`agent run p95 ≤ ${TARGETS.agentP95Ms} ms`, at?.agent.p95, at?.indexed?.agent.p95, TARGETS.agentP95Ms));
+  lines.push('', `Targets at ${TARGETS.atSize} chunks`);
+  const target = (label: string, value: number | undefined, goal: number) => `  ${label.padEnd(32)} ${value ?? '-'} ms ${verdict(value, goal)}`;
+  lines.push(target(`candidate hybrid p95 ≤ ${TARGETS.candidateP95Ms} ms`, at?.candidate.p95, TARGETS.candidateP95Ms));
+  lines.push(target(`agent run p95 ≤ ${TARGETS.agentP95Ms} ms`, at?.agent.p95, TARGETS.agentP95Ms));
   if (r.gateway) {
     const g = r.gateway;
-    lines.push('', `Gateway POST /v1/query on 127.0.0.1 (${g.chunks} chunks, exact vector scan, ${g.requests} requests, concurrency ${g.concurrency}, ${g.workerConcurrency} jobs per worker process)`);
+    lines.push('', `Gateway POST /v1/query on 127.0.0.1 (${g.chunks} chunks, maintained store, ${g.requests} requests, concurrency ${g.concurrency}, ${g.workerConcurrency} jobs per worker process)`);
     lines.push(`${pad('workers', 8)} ${pad('req/s', 7)} ${pad('p50 ms', 8)} ${pad('p95 ms', 8)} ${pad('ok', 5)} ${pad('failed', 7)}`);
     for (const run of g.runs) {
       const why = Object.entries(run.failures).map(([k, v]) => `${k}×${v}`).join(' ');

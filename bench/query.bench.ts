@@ -7,7 +7,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
-import { createLanceDbStore } from '../shared/store/index.ts';
+import type { MaintenanceReport } from '../shared/store/index.ts';
 import { createPorts, type Ports } from '../workers/runtime/ports.ts';
 import { gatewayBench, type GatewayFigures } from './query-gateway.ts';
 import { loadSyntheticCorpus, type LoadFigures } from './query-load-corpus.ts';
@@ -23,8 +23,8 @@ export interface QueryBenchOptions {
   /** Timed queries per size (after a short untimed warm-up). */
   queries: number;
   gateway: { requests: number; concurrency: number; workers: number[] } | null;
-  /** Sizes from which the opt-in HNSW vector index is also measured (Infinity: never). */
-  vectorIndexFrom: number;
+  /** Also measure the exact vector scan, before the store's maintenance indexes the vectors. */
+  compareExact: boolean;
   seed: number;
   /** Progress lines on stderr. */
   log: (line: string) => void;
@@ -34,14 +34,15 @@ export interface QueryBenchOptions {
 export interface SizeFigures extends AgentFigures {
   chunks: number;
   load: LoadFigures & { diskMb: number };
-  /** store.hybrid(limit 300, temporal clamp, alpha 0.5), ms: the exact vector scan (the default). */
+  /** What `store.maintain()` did after the load (as the debounced facet-rebuild job does). */
+  maintenance: MaintenanceReport;
+  /** store.hybrid(limit 300, temporal clamp, alpha 0.5), ms, on the maintained store. */
   candidate: LatencySummary;
-  /** The same two measurements after building the opt-in HNSW index, when asked for. */
-  indexed: IndexedFigures | null;
+  /** The same two measurements before maintenance (exact vector scan), when it built an index and a comparison was asked for. */
+  exact: ExactFigures | null;
 }
 
-export interface IndexedFigures extends AgentFigures {
-  buildSeconds: number;
+export interface ExactFigures extends AgentFigures {
   candidate: LatencySummary;
   /** Share of the exact hybrid top 300 (and top 30) the indexed hybrid also returns. */
   overlapAt300: number;
@@ -107,24 +108,6 @@ function benchConfig(root: string, redisUrl: string, size: number): Config {
   });
 }
 
-/** Builds the opt-in HNSW index (a maintenance connection, as a CLI would) and measures again. */
-async function measureIndexed(ports: Ports, config: Config, size: number, queries: readonly string[], today: string, exactIds: string[][], log: (line: string) => void): Promise<IndexedFigures> {
-  log(`[${size}] building the opt-in HNSW vector index…`);
-  const t0 = performance.now();
-  const maintenance = await createLanceDbStore({ dir: config.lancedbDir });
-  try {
-    await maintenance.buildVectorIndex();
-  } finally {
-    await maintenance.close();
-  }
-  const buildSeconds = Math.round((performance.now() - t0) / 10) / 100;
-  const cand = await measureCandidates(ports, queries, today);
-  log(`[${size}] indexed candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms (built in ${buildSeconds}s)`);
-  const agent = await measureAgent(ports, queries, `b${size}-indexed`);
-  log(`[${size}] indexed agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
-  return { buildSeconds, candidate: cand.latency, overlapAt300: overlapAt(exactIds, cand.ids, 300), overlapAt30: overlapAt(exactIds, cand.ids, 30), ...agent };
-}
-
 /** Runs the whole benchmark; every process and file it starts is stopped and removed before it returns. */
 export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchResult> {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-query-'));
@@ -153,12 +136,30 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
         });
         opts.log(`[${size}] loaded in ${load.loadSeconds}s; candidate search × ${queries.length}…`);
         const disk = diskMb(config.lancedbDir);
-        const exact = await measureCandidates(ports, queries, today);
-        opts.log(`[${size}] candidate p50 ${exact.latency.p50} ms, p95 ${exact.latency.p95} ms; agent runs × ${queries.length}…`);
+        // Before maintenance the vectors have no index yet: the exact scan, for comparison.
+        const vs = config.vectorStore;
+        const maintenanceWouldIndex = vs.kind === 'lancedb' && (await ports.store.countChunks()) >= vs.vectorIndex.minRows;
+        let exactIds: string[][] = [];
+        let exact: ExactFigures | null = null;
+        if (opts.compareExact && maintenanceWouldIndex) {
+          const before = await measureCandidates(ports, queries, today);
+          opts.log(`[${size}] exact vector scan: candidate p50 ${before.latency.p50} ms, p95 ${before.latency.p95} ms; agent runs × ${queries.length}…`);
+          const agent = await measureAgent(ports, queries, `b${size}-exact`);
+          opts.log(`[${size}] exact vector scan: agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
+          exactIds = before.ids;
+          exact = { candidate: before.latency, overlapAt300: 0, overlapAt30: 0, ...agent };
+        }
+        const maintenance = await ports.store.maintain();
+        opts.log(`[${size}] maintenance: vector index ${maintenance.vectorIndex} (${maintenance.reason}) in ${maintenance.seconds}s; candidate search × ${queries.length}…`);
+        const cand = await measureCandidates(ports, queries, today);
+        if (exact) {
+          exact.overlapAt300 = overlapAt(exactIds, cand.ids, 300);
+          exact.overlapAt30 = overlapAt(exactIds, cand.ids, 30);
+        }
+        opts.log(`[${size}] candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms; agent runs × ${queries.length}…`);
         const agent = await measureAgent(ports, queries, `b${size}`);
         opts.log(`[${size}] agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
-        const figures: SizeFigures = { chunks: load.chunks, load: { ...load, diskMb: disk }, candidate: exact.latency, ...agent, indexed: null };
-        result.sizes[String(size)] = figures;
+        result.sizes[String(size)] = { chunks: load.chunks, load: { ...load, diskMb: disk }, maintenance, candidate: cand.latency, ...agent, exact };
         if (opts.gateway && size === largest) {
           opts.log(`[${size}] gateway: ${opts.gateway.requests} requests at concurrency ${opts.gateway.concurrency}, workers ${opts.gateway.workers.join(' then ')}…`);
           try {
@@ -168,7 +169,6 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
             result.skipped.push(`gateway: ${err instanceof Error ? err.message : String(err)}`);
           }
         }
-        if (size >= opts.vectorIndexFrom) figures.indexed = await measureIndexed(ports, config, size, queries, today, exact.ids, opts.log);
       } finally {
         await ports.close();
       }

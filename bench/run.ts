@@ -55,7 +55,7 @@ if (which === 'query') {
     gateway: args.includes('--no-gateway')
       ? null
       : { requests: Number(option('requests') ?? 200), concurrency: Number(option('concurrency') ?? 8), workers: [1, 2] },
-    vectorIndexFrom: args.includes('--no-vector-index') ? Number.POSITIVE_INFINITY : Number(option('vector-index-from') ?? 50_000),
+    compareExact: !args.includes('--no-exact'),
     seed: Number(option('seed') ?? 42),
     log: (line) => process.stderr.write(`${line}\n`),
   });

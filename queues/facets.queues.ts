@@ -20,8 +20,10 @@ export function facetsOf(target: FacetRebuildTarget): FacetName[] {
 }
 
 /**
- * Rebuilds facet-value vectors from the chunks the store holds now. Requests come from every
- * successful upsert, debounced by {@link requestFacetRebuild}; the job id names the request
+ * Rebuilds facet-value vectors from the chunks the store holds now, then lets the store bring
+ * its search indexes up to date (`VectorStore.maintain`: the vector index is built once the
+ * store is large enough, and rebuilt when writes have fragmented it). Requests come from every
+ * successful upsert and delete, debounced by {@link requestFacetRebuild}; the job id names the request
  * time, and the deduplication id (one per target) is what coalesces requests.
  */
 export const facetRebuildQueue = defineQueue({
@@ -31,6 +33,8 @@ export const facetRebuildQueue = defineQueue({
     facets: z.array(z.object({ facet: FacetName, values: z.number().int(), removed: z.number().int() })),
     embedded: z.number().int(),
     cached: z.number().int(),
+    /** What the store's maintenance did after the rebuild (see VectorStore.maintain). */
+    index: z.object({ vectorIndex: z.enum(['exact', 'current', 'built', 'rebuilt', 'server']), reason: z.string(), seconds: z.number() }),
   }),
   // A rebuild reads the whole store; retried a few times (the store may be busy), then the next
   // upsert asks again anyway.

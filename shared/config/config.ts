@@ -42,6 +42,10 @@ export const ConfigSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.optional(),
   /** Vector store: `lancedb` is embedded, under QUARRY_DATA_DIR/lancedb; `weaviate` is the server at WEAVIATE_URL. @defaultValue lancedb */
   VECTOR_STORE: z.enum(['lancedb', 'weaviate']).default('lancedb'),
+  /** LanceDB: chunks from which the vectors get an HNSW index (below, search is an exact scan). @defaultValue 20000 */
+  LANCEDB_VECTOR_INDEX_MIN_ROWS: int(1, 1_000_000_000).default(20_000),
+  /** LanceDB: delta segments the vector index may gather from writes before it is rebuilt as one. @defaultValue 8 */
+  LANCEDB_VECTOR_INDEX_MAX_SEGMENTS: int(1, 1000).default(8),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */
@@ -170,7 +174,7 @@ export interface Config {
 
 /** Which vector store, and how to reach it (`createVectorStore` takes this as it is). */
 export type VectorStoreSettings =
-  | { kind: 'lancedb'; dir: string }
+  | { kind: 'lancedb'; dir: string; vectorIndex: { minRows: number; maxSegments: number } }
   | {
       kind: 'weaviate';
       url: string;
@@ -256,7 +260,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
             bodyTokenization: c.WEAVIATE_BODY_TOKENIZATION,
             batchSize: c.WEAVIATE_BATCH_SIZE,
           }
-        : { kind: 'lancedb', dir: path.join(dataDir, 'lancedb') },
+        : {
+            kind: 'lancedb',
+            dir: path.join(dataDir, 'lancedb'),
+            vectorIndex: { minRows: c.LANCEDB_VECTOR_INDEX_MIN_ROWS, maxSegments: c.LANCEDB_VECTOR_INDEX_MAX_SEGMENTS },
+          },
     embedder: {
       provider: c.EMBEDDER,
       model: c.EMBEDDER === 'hash' ? `hash-${c.EMBED_DIMENSION}` : c.EMBED_MODEL,

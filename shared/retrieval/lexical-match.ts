@@ -207,6 +207,41 @@ function indexWords(form: string): Map<string, Array<[number, number]>> {
   return index;
 }
 
+/** A passage as matching needs it, independent of the query: its match form and word index. */
+export interface PreparedText {
+  form: string;
+  /** Latin word stems with their character ranges in `form`. */
+  words: ReadonlyMap<string, Array<[number, number]>>;
+}
+
+/** Prepares one passage for {@link lexicalScores}. */
+export function prepareText(text: string): PreparedText {
+  const form = matchForm(text);
+  return { form, words: indexWords(form) };
+}
+
+/**
+ * {@link prepareText} behind a least-recently-used cache of `maxEntries` passages: the same
+ * candidates come back in every validator loop and popular chunks in many questions, and
+ * normalising a passage costs far more than matching it.
+ * @defaultValue maxEntries = 2048
+ */
+export function createPreparedTextCache(maxEntries = 2048): (text: string) => PreparedText {
+  const cache = new Map<string, PreparedText>();
+  return (text) => {
+    const hit = cache.get(text);
+    if (hit) {
+      cache.delete(text);
+      cache.set(text, hit);
+      return hit;
+    }
+    const prepared = prepareText(text);
+    cache.set(text, prepared);
+    if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
+    return prepared;
+  };
+}
+
 /** Smallest character window holding one occurrence of every unit that occurs at all. */
 function minWindow(found: readonly Occurrence[][]): number {
   const lists = found.filter((l) => l.length > 0);
@@ -258,12 +293,15 @@ function idealSpan(units: readonly MatchUnit[], matched: readonly boolean[]): nu
  * capped at 1 (0 unless ≥ 2 units match, 1 for a one-unit query that matches). Phrase is the
  * share of quoted segments found verbatim, or — without quotes — 1 when the whole query core
  * occurs verbatim, otherwise half the share of adjacent Latin word pairs found.
- * Pure and deterministic: the same query and texts always give the same scores.
+ * Pure and deterministic: the same query and texts always give the same scores. `prepare` may
+ * be a {@link createPreparedTextCache} so passages seen again (the next loop, a popular chunk)
+ * are not normalised again.
  */
-export function lexicalScores(query: QueryAnalysis, texts: readonly string[]): LexicalScore[] {
-  const forms = texts.map(matchForm);
+export function lexicalScores(query: QueryAnalysis, texts: readonly string[], prepare: (text: string) => PreparedText = prepareText): LexicalScore[] {
+  const prepared = texts.map(prepare);
+  const forms = prepared.map((p) => p.form);
   const { units } = query;
-  const found = forms.map((form) => occurrences(units, form, units.some((u) => u.kind === 'word') ? indexWords(form) : new Map<string, Array<[number, number]>>()));
+  const found = prepared.map((p) => occurrences(units, p.form, p.words));
   const n = texts.length;
   const idf = units.map((_, i) => {
     const df = found.filter((f) => (f[i]?.length ?? 0) > 0).length;

@@ -49,7 +49,7 @@ export interface MmrOptions {
   k?: number;
 }
 
-function norm(v: Float32Array | readonly number[]): number {
+function norm(v: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < v.length; i += 1) s += (v[i] as number) * (v[i] as number);
   return Math.sqrt(s);
@@ -65,10 +65,16 @@ export function cosine(a: Float32Array | readonly number[] | null, b: Float32Arr
 }
 
 /**
- * Greedy MMR selection. Returns the picks in order with the penalty each paid. Similarity to
- * earlier picks is tracked incrementally (O(k·n·d)). Negative cosines give no bonus: being
- * opposite to a pick is not worth more than being unrelated. Ties go to the lower index, so the
- * result is deterministic.
+ * Greedy MMR selection. Returns the picks in order with the penalty each paid. Negative cosines
+ * give no bonus: being opposite to a pick is not worth more than being unrelated. Ties go to the
+ * lower index, so the result is deterministic.
+ *
+ * Lazy evaluation (as in CELF): a candidate's best similarity to the picks only grows, so a score
+ * computed against fewer picks is an upper bound of its current score. Each round takes the best
+ * bound; only if that candidate has not been compared with every pick yet is it brought up to
+ * date and the round looks again. Candidates that never come near the top are never compared, so
+ * most of the O(k·n·d) similarity work is skipped; the picks, their order and every number are
+ * exactly those of the eager algorithm (same products, summed in the same order).
  *
  * @throws RangeError when `lambda` is outside [0, 1].
  */
@@ -76,40 +82,55 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
   const lambda = options.lambda ?? DEFAULT_MMR_LAMBDA;
   if (!(lambda >= 0 && lambda <= 1)) throw new RangeError(`mmr lambda must be in [0, 1], got ${lambda}`);
   const k = Math.min(items.length, Math.max(0, Math.floor(options.k ?? items.length)));
-  const norms = items.map((it) => (it.vector ? norm(it.vector) : 0));
-  const maxSim = new Array<number>(items.length).fill(0);
-  const taken = new Array<boolean>(items.length).fill(false);
+  // Float64 copies hold the same values; one array type keeps the inner loop monomorphic.
+  const vectors = items.map((it) => (it.vector ? Float64Array.from(it.vector) : null));
+  const norms = vectors.map((v) => (v ? norm(v) : 0));
+  const relevance = items.map((it) => (Number.isFinite(it.relevance) ? it.relevance : 0));
+  const maxSim = new Float64Array(items.length);
+  /** How many picks (in pick order) each candidate's maxSim already accounts for. */
+  const compared = new Int32Array(items.length);
+  const taken = new Uint8Array(items.length);
+  const order: number[] = [];
   const picks: MmrPick[] = [];
-  for (let round = 0; round < k; round += 1) {
+  const bound = (i: number) => lambda * (relevance[i] as number) - (1 - lambda) * Math.max(0, maxSim[i] as number);
+
+  const catchUp = (i: number) => {
+    const v = vectors[i];
+    const n = norms[i] as number;
+    for (let p = compared[i] as number; p < order.length; p += 1) {
+      const pi = order[p] as number;
+      const pv = vectors[pi];
+      const pn = norms[pi] as number;
+      if (!v || n === 0 || !pv || pn === 0 || v.length !== pv.length) continue;
+      let dot = 0;
+      for (let j = 0; j < v.length; j += 1) dot += (v[j] as number) * (pv[j] as number);
+      const c = dot / (n * pn);
+      if (c > (maxSim[i] as number)) maxSim[i] = c;
+    }
+    compared[i] = order.length;
+  };
+
+  while (picks.length < k) {
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < items.length; i += 1) {
       if (taken[i]) continue;
-      const rel = Number.isFinite(items[i]?.relevance) ? (items[i] as MmrItem).relevance : 0;
-      const s = lambda * rel - (1 - lambda) * Math.max(0, maxSim[i] as number);
+      const s = bound(i);
       if (s > bestScore) {
         bestScore = s;
         best = i;
       }
     }
     if (best < 0) break;
-    taken[best] = true;
-    const picked = items[best] as MmrItem;
+    if ((compared[best] as number) < order.length) {
+      catchUp(best);
+      continue;
+    }
+    taken[best] = 1;
+    order.push(best);
     const sim = maxSim[best] as number;
     const penalty = (1 - lambda) * Math.max(0, sim);
-    picks.push({ index: best, relevance: picked.relevance, maxSimilarity: sim, penalty, score: bestScore });
-    const pv = picked.vector;
-    const pn = norms[best] as number;
-    if (!pv || pn === 0) continue;
-    for (let i = 0; i < items.length; i += 1) {
-      const v = items[i]?.vector;
-      const n = norms[i] as number;
-      if (taken[i] || !v || n === 0 || v.length !== pv.length) continue;
-      let dot = 0;
-      for (let j = 0; j < v.length; j += 1) dot += (v[j] as number) * (pv[j] as number);
-      const c = dot / (n * pn);
-      if (c > (maxSim[i] as number)) maxSim[i] = c;
-    }
+    picks.push({ index: best, relevance: (items[best] as MmrItem).relevance, maxSimilarity: sim, penalty, score: bestScore });
   }
   return picks;
 }

@@ -93,6 +93,18 @@ export interface ScanQuery<F extends ChunkField> {
 /** One row of a scan: exactly the asked fields. */
 export type ScannedChunk<F extends ChunkField> = Pick<StoredChunkWithoutVector, F>;
 
+/** What {@link VectorStore.maintain} found and did. */
+export interface MaintenanceReport {
+  /**
+   * The vector index now: `exact` (none: the store is small enough to scan), `current` (nothing
+   * to do), `built`, `rebuilt`, or `server` (the server keeps it current on every write).
+   */
+  vectorIndex: 'exact' | 'current' | 'built' | 'rebuilt' | 'server';
+  /** The numbers the decision was made on. */
+  reason: string;
+  seconds: number;
+}
+
 /**
  * The vector-store port (seed 000 §3, ARCHITECTURE §2). Takes vectors, never text to embed.
  * Every adapter passes `tests/contract/vector-store.contract.ts`.
@@ -163,6 +175,15 @@ export interface VectorStore {
    * @throws PermanentError `INVALID_PAYLOAD` for an unknown facet.
    */
   listFacetValues(facet?: FacetName): Promise<FacetValueVector[]>;
+  /**
+   * Brings the search indexes up to date with what was written, where the store does not do it
+   * on every write: builds an ANN index on the vectors once the store is large enough, and
+   * rebuilds one that writes have fragmented. Slow when it builds (tens of seconds per 100k
+   * chunks), so it runs off the write path (the debounced facet-rebuild job calls it); cheap when
+   * there is nothing to do. Reads and writes go on meanwhile. Idempotent.
+   * @throws RetryableError `STORE_UNAVAILABLE` on I/O failure or persistent commit conflicts.
+   */
+  maintain(): Promise<MaintenanceReport>;
   /** Releases files and handles; the store is unusable afterwards. */
   close(): Promise<void>;
 }

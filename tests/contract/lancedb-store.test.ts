@@ -9,6 +9,7 @@ import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { CHUNKS_TABLE, FTS_INDEX } from '../../shared/store/lancedb/schema.ts';
+import { VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import { DIM, DOC_B, VERSION, corpus, makeChunk } from './store-fixtures.ts';
@@ -33,6 +34,15 @@ async function unindexedRows(dir: string): Promise<number> {
   table.close();
   db.close();
   return stats?.numUnindexedRows ?? -1;
+}
+
+async function vectorIndexSegments(dir: string): Promise<number> {
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable(CHUNKS_TABLE);
+  const stats = await table.indexStats(VECTOR_INDEX);
+  table.close();
+  db.close();
+  return stats?.numIndices ?? 0;
 }
 
 function manyChunks(n: number, tag: string) {
@@ -89,6 +99,38 @@ describe('lancedb adapter specifics', () => {
     await store.optimize();
     expect(await unindexedRows(dir)).toBe(0);
     expect(await store.hybrid({ text: 'x passage', vector: [1, 0, 0, 0], alpha: 0, limit: 10 })).toHaveLength(5);
+    await store.close();
+  });
+
+  it('maintain() indexes the vectors once the store is large enough, and rebuilds an index writes have fragmented', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 2 } });
+    await store.ensureSchema({ dimension: DIM });
+    const spread = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => makeChunk({ doc: DOC_B, version: VERSION.b1, section: tag, body: `${tag} passage ${i}`, vector: [Math.cos(i), Math.sin(i), (i % 7) / 7, 1] }));
+    await store.upsertChunks(spread(200, 'a'));
+    expect(await store.maintain()).toMatchObject({ vectorIndex: 'exact' });
+    await store.upsertChunks(spread(200, 'b'));
+    const q = { text: '', vector: [0.3, 0.9, 0.5, 1], alpha: 1, limit: 20 };
+    const exact = (await store.hybrid(q)).map((h) => h.chunk.chunk_id);
+    const built = await store.maintain();
+    expect(built).toMatchObject({ vectorIndex: 'built' });
+    expect(built.reason).toContain('400 chunks');
+    expect(await vectorIndexSegments(dir)).toBe(1);
+    // On a corpus this small the HNSW search finds the exact neighbours, distances stay exact.
+    expect((await store.hybrid(q)).map((h) => h.chunk.chunk_id)).toEqual(exact);
+    expect(await store.maintain()).toMatchObject({ vectorIndex: 'current' });
+    // Every write's refresh adds its rows to the index as one more segment; they are searchable at once.
+    const late = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'late', body: 'late passage', vector: [0.3, 0.9, 0.5, 1] });
+    await store.upsertChunks([late]);
+    expect((await store.hybrid(q))[0]?.chunk.chunk_id).toBe(late.chunk_id);
+    await store.upsertChunks(spread(10, 'c'));
+    await store.upsertChunks(spread(10, 'd'));
+    expect(await vectorIndexSegments(dir)).toBeGreaterThan(2);
+    expect(await store.maintain()).toMatchObject({ vectorIndex: 'rebuilt' });
+    expect(await vectorIndexSegments(dir)).toBe(1);
+    expect((await store.hybrid(q))[0]?.chunk.chunk_id).toBe(late.chunk_id);
+    expect(await store.countChunks()).toBe(421);
     await store.close();
   });
 

@@ -336,6 +336,16 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         await rejectsWith(store.hybrid({ text, vector, alpha: 1.5, limit: 3 }), 'INVALID_PAYLOAD');
         await rejectsWith(store.hybrid({ text, vector, alpha: 0.5, limit: 0 }), 'INVALID_PAYLOAD');
       });
+
+      it('maintain() reports what it did, changes no result, and has nothing left to do when called again', async () => {
+        const q = { text: '출산 장려금 cookie', vector: [0.5, 0.5, 0.5, 0.5], alpha: 0.5, limit: 10 };
+        const before = await store.hybrid(q);
+        const report = await store.maintain();
+        expect(['exact', 'current', 'built', 'rebuilt', 'server']).toContain(report.vectorIndex);
+        expect(report.reason).not.toBe('');
+        expect(ids(await store.hybrid(q))).toEqual(ids(before));
+        expect(['exact', 'current', 'server']).toContain((await store.maintain()).vectorIndex);
+      });
     });
 
     runFacetValuesContract(makeStore);

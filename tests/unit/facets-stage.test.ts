@@ -76,8 +76,17 @@ describe('quarry facets output', () => {
       ],
       embedded: 60,
       cached: 4,
+      index: { vectorIndex: 'built', reason: '25000 chunks ≥ 20000: index the vectors', seconds: 12.5 },
     });
-    expect(out).toBe(['doc_type      5 values', 'section      58 values  (2 stale removed)', 'lang          1 value', '60 text(s) embedded, 4 from cache'].join('\n'));
+    expect(out).toBe(
+      [
+        'doc_type      5 values',
+        'section      58 values  (2 stale removed)',
+        'lang          1 value',
+        '60 text(s) embedded, 4 from cache',
+        'vector index: built (25000 chunks ≥ 20000: index the vectors; 12.5 s)',
+      ].join('\n'),
+    );
   });
 
   it('lists stored values and weights', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseQuery, koreanQueryStem, lexicalScores, matchForm, stemWord } from '../../shared/retrieval/lexical-match.ts';
+import { analyseQuery, createPreparedTextCache, koreanQueryStem, lexicalScores, matchForm, prepareText, stemWord } from '../../shared/retrieval/lexical-match.ts';
 import { createLexicalReranker } from '../../shared/retrieval/lexical-reranker.ts';
 
 const score = (q: string, texts: string[]) => lexicalScores(analyseQuery(q), texts);
@@ -119,5 +119,31 @@ describe('lexical reranker', () => {
       { id: 'z', text: 'nothing either' },
     ]);
     expect(results.map((r) => r.id)).toEqual(['y', 'x', 'z']);
+  });
+});
+
+describe('createPreparedTextCache', () => {
+  const texts = ['Parental leave: 16 weeks of paid leave.', '출산 장려금 신청은 주민센터에서 한다.', 'Leave requests go to the manager.'];
+
+  it('gives the scores an uncached call gives, and prepares each passage once', () => {
+    const prepare = createPreparedTextCache(8);
+    const query = analyseQuery('How many weeks of parental leave? 출산장려금');
+    const first = lexicalScores(query, texts, prepare);
+    expect(first).toEqual(lexicalScores(query, texts));
+    const prepared = texts.map(prepare);
+    expect(texts.map(prepare).every((p, i) => p === prepared[i])).toBe(true);
+    expect(lexicalScores(query, texts, prepare)).toEqual(first);
+  });
+
+  it('keeps only the most recently used passages', () => {
+    const prepare = createPreparedTextCache(2);
+    const a = prepare('alpha text');
+    const b = prepare('beta text');
+    prepare('alpha text'); // alpha is now the most recent
+    prepare('gamma text'); // evicts beta
+    expect(prepare('alpha text')).toBe(a);
+    const again = prepare('beta text');
+    expect(again).not.toBe(b);
+    expect(again).toEqual(prepareText('beta text'));
   });
 });

@@ -8,7 +8,7 @@ import { facetRebuildStage } from './facet-rebuild.stage.ts';
  * Rebuilds the facet-value vectors of the asked facets from what the store holds now: sample
  * (one scan), build texts (pure stage), embed (same embedder and cache as chunks, so queries,
  * chunks and facet values share one space), then replace each facet's rows, dropping values
- * no chunk carries any more.
+ * no chunk carries any more. Last, the store's index maintenance (see facetRebuildQueue).
  */
 export const facetRebuildWorker = defineStageWorker(
   facetRebuildQueue,
@@ -28,7 +28,11 @@ export const facetRebuildWorker = defineStageWorker(
     await ctx.progress(80);
     const written = await replaceFacets(ctx.store, facets, toFacetValueRows(texts, vectors, new Date().toISOString()));
     ctx.log.info('facet vectors rebuilt', { facets: written.map((w) => `${w.facet}:${w.values}-${w.removed}`).join(' ') });
-    return { facets: written, embedded: embeddedCount, cached: cachedCount };
+    // The same debounced after-write moment suits the store's own index upkeep, and rebuilds are
+    // deduplicated and run one at a time per process, so builds do not pile up.
+    const index = await ctx.store.maintain();
+    if (index.vectorIndex === 'built' || index.vectorIndex === 'rebuilt') ctx.log.info(`vector index ${index.vectorIndex}`, { reason: index.reason, seconds: index.seconds });
+    return { facets: written, embedded: embeddedCount, cached: cachedCount, index };
   },
   // One rebuild at a time per process: each reads the whole store, and deduplication already
   // keeps the queue to one running and one pending rebuild per target.

@@ -35,7 +35,8 @@ export function formatRebuildResult(result: RebuildResult): string {
   const lines = result.facets.map(
     (f) => `${f.facet.padEnd(width)}  ${String(f.values).padStart(5)} value${f.values === 1 ? '' : 's'}${f.removed ? `  (${f.removed} stale removed)` : ''}`,
   );
-  return `${lines.join('\n')}\n${result.embedded} text(s) embedded, ${result.cached} from cache`;
+  const index = result.index;
+  return `${lines.join('\n')}\n${result.embedded} text(s) embedded, ${result.cached} from cache\nvector index: ${index.vectorIndex} (${index.reason}${index.seconds >= 1 ? `; ${index.seconds} s` : ''})`;
 }
 
 /** The stored facet values: facet, value, chunks carrying it, when built, aliases. */

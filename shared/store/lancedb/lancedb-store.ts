@@ -32,7 +32,7 @@ import {
   rowVector,
 } from './schema.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
-import { buildVectorIndex } from './vector-index.ts';
+import { buildVectorIndex, DEFAULT_VECTOR_INDEX_POLICY, VECTOR_INDEX, vectorIndexAction, type VectorIndexPolicy } from './vector-index.ts';
 import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
@@ -61,6 +61,11 @@ export interface LanceDbStoreOptions {
    * @defaultValue 2000
    */
   writeBatchSize?: number;
+  /**
+   * When `maintain()` builds or rebuilds the vector index.
+   * @defaultValue DEFAULT_VECTOR_INDEX_POLICY (20000 chunks, 8 segments)
+   */
+  vectorIndex?: VectorIndexPolicy;
 }
 
 const ID_BATCH = 500;
@@ -73,8 +78,6 @@ export interface LanceDbStore extends VectorStore {
    * @throws RetryableError `STORE_UNAVAILABLE` on I/O failure or persistent commit conflicts.
    */
   optimize(): Promise<void>;
-  /** Builds (or rebuilds) the optional HNSW index for the vector side of `hybrid`: see vector-index.ts for when (not) to. */
-  buildVectorIndex(): Promise<void>;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const candidateFloor = options.candidateFloor ?? 100;
   const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
   const writeBatchSize = options.writeBatchSize ?? 2000;
+  const vectorIndexPolicy = options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY;
   // Before any LanceDB work: on 2-core hosts its default CPU pool deadlocks full-text index writes.
   ensureLanceCpuThreads();
   let db: lancedb.Connection;
@@ -359,9 +363,25 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       await lock(() => withConflictRetry('optimize', () => optimizeNow(table)));
     },
 
-    async buildVectorIndex() {
-      const table = await guarded('buildVectorIndex', () => requireTable(CHUNKS_TABLE));
-      await lock(() => withConflictRetry('buildVectorIndex', () => buildVectorIndex(table)));
+    async maintain() {
+      const t0 = performance.now();
+      const seconds = () => Math.round(performance.now() - t0) / 1000;
+      const table = await guarded('maintain', () => openTable(CHUNKS_TABLE));
+      if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
+      const state = await guarded('maintain', async () => {
+        const stats = await table.indexStats(VECTOR_INDEX);
+        return { rows: await table.countRows(), index: stats ? { segments: stats.numIndices ?? 1, unindexedRows: stats.numUnindexedRows } : null };
+      });
+      const { action, reason } = vectorIndexAction(state, vectorIndexPolicy);
+      if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };
+      // Not under the write lock: the build takes tens of seconds and commits alongside writes
+      // (their rows stay unindexed, and exactly searched, until their own refresh folds them in).
+      await withConflictRetry('maintain', () => buildVectorIndex(table));
+      // LanceDB does not compact files while delta index segments cover them; with one segment
+      // again, the first optimize compacts everything the writes left (and remaps the indexes:
+      // ~35 s at 100k chunks). Done here, so no write's refresh has to wait for it.
+      await lock(() => withConflictRetry('maintain', () => optimizeNow(table)));
+      return { vectorIndex: action === 'build' ? 'built' : 'rebuilt', reason, seconds: seconds() };
     },
 
     async close() {

@@ -306,6 +306,10 @@ export async function createWeaviateStore(
 
     scanChunks: scan,
 
+    async maintain() {
+      return { vectorIndex: 'server', reason: 'Weaviate keeps its HNSW index current on every write', seconds: 0 };
+    },
+
     async close() {
       if (closed) return;
       closed = true;

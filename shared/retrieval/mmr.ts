@@ -82,8 +82,8 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
   const lambda = options.lambda ?? DEFAULT_MMR_LAMBDA;
   if (!(lambda >= 0 && lambda <= 1)) throw new RangeError(`mmr lambda must be in [0, 1], got ${lambda}`);
   const k = Math.min(items.length, Math.max(0, Math.floor(options.k ?? items.length)));
-  // Float64 copies hold the same values; one array type keeps the inner loop monomorphic.
-  const vectors = items.map((it) => (it.vector ? Float64Array.from(it.vector) : null));
+  // Typed arrays keep the inner loop fast; a plain array is copied into float64 (same values).
+  const vectors = items.map((it) => (it.vector instanceof Float32Array || !it.vector ? it.vector : Float64Array.from(it.vector)));
   const norms = vectors.map((v) => (v ? norm(v) : 0));
   const relevance = items.map((it) => (Number.isFinite(it.relevance) ? it.relevance : 0));
   const maxSim = new Float64Array(items.length);

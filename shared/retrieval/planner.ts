@@ -98,9 +98,17 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Whole-word patterns of the Latin cues, compiled once (the cue lists are constants). */
+const cuePatterns = new Map<string, RegExp>();
+
 function hasCue(lower: string, cue: string): boolean {
   if (/[\uAC00-\uD7A3]/.test(cue)) return lower.includes(cue);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(cue).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'u').test(lower);
+  let pattern = cuePatterns.get(cue);
+  if (!pattern) {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(cue).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'u');
+    cuePatterns.set(cue, pattern);
+  }
+  return pattern.test(lower);
 }
 
 /** The intent with the highest cue weight (ties by {@link PRIORITY}), or null without cues. */

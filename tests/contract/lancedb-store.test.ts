@@ -27,23 +27,18 @@ function tempDir(): string {
 
 runVectorStoreContract('lancedb', async () => createLanceDbStore({ dir: tempDir() }));
 
-async function unindexedRows(dir: string): Promise<number> {
+/** Stats of one index of the chunks table, read as another process would. */
+async function chunkIndexStats(dir: string, index: string) {
   const db = await lancedb.connect(dir);
   const table = await db.openTable(CHUNKS_TABLE);
-  const stats = await table.indexStats(FTS_INDEX);
+  const stats = await table.indexStats(index);
   table.close();
   db.close();
-  return stats?.numUnindexedRows ?? -1;
+  return stats;
 }
 
-async function vectorIndexSegments(dir: string): Promise<number> {
-  const db = await lancedb.connect(dir);
-  const table = await db.openTable(CHUNKS_TABLE);
-  const stats = await table.indexStats(VECTOR_INDEX);
-  table.close();
-  db.close();
-  return stats?.numIndices ?? 0;
-}
+const unindexedRows = async (dir: string) => (await chunkIndexStats(dir, FTS_INDEX))?.numUnindexedRows ?? -1;
+const vectorIndexSegments = async (dir: string) => (await chunkIndexStats(dir, VECTOR_INDEX))?.numIndices ?? 0;
 
 function manyChunks(n: number, tag: string) {
   return Array.from({ length: n }, (_, i) =>

@@ -135,8 +135,11 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     }
   }
 
+  /** A table's vector length never changes (ensureSchema refuses another): read its schema once. */
+  const dimensions = new WeakMap<lancedb.Table, number | null>();
   async function tableDimension(table: lancedb.Table): Promise<number | null> {
-    return dimensionOfSchema(await table.schema());
+    if (!dimensions.has(table)) dimensions.set(table, dimensionOfSchema(await table.schema()));
+    return dimensions.get(table) as number | null;
   }
 
   async function optimizeNow(table: lancedb.Table): Promise<void> {

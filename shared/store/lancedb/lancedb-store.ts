@@ -90,7 +90,6 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const candidateFloor = options.candidateFloor ?? 100;
   const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
   const writeBatchSize = options.writeBatchSize ?? 2000;
-  const vectorIndexPolicy = options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY;
   // Before any LanceDB work: on 2-core hosts its default CPU pool deadlocks full-text index writes.
   ensureLanceCpuThreads();
   let db: lancedb.Connection;
@@ -375,14 +374,13 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
         const stats = await table.indexStats(VECTOR_INDEX);
         return { rows: await table.countRows(), index: stats ? { segments: stats.numIndices ?? 1, unindexedRows: stats.numUnindexedRows } : null };
       });
-      const { action, reason } = vectorIndexAction(state, vectorIndexPolicy);
+      const { action, reason } = vectorIndexAction(state, options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY);
       if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };
       // Not under the write lock: the build takes tens of seconds and commits alongside writes
       // (their rows stay unindexed, and exactly searched, until their own refresh folds them in).
       await withConflictRetry('maintain', () => buildVectorIndex(table));
-      // LanceDB does not compact files while delta index segments cover them; with one segment
-      // again, the first optimize compacts everything the writes left (and remaps the indexes:
-      // ~35 s at 100k chunks). Done here, so no write's refresh has to wait for it.
+      // LanceDB compacts no files while delta segments cover them; with one segment again, this
+      // optimize compacts what writes left (~35 s at 100k), so no write's refresh waits for it.
       await lock(() => withConflictRetry('maintain', () => optimizeNow(table)));
       return { vectorIndex: action === 'build' ? 'built' : 'rebuilt', reason, seconds: seconds() };
     },

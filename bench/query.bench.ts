@@ -8,10 +8,11 @@ import path from 'node:path';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
 import type { MaintenanceReport } from '../shared/store/index.ts';
+import { vectorIndexAction } from '../shared/store/lancedb/vector-index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
 import { gatewayBench, type GatewayFigures } from './query-gateway.ts';
 import { loadSyntheticCorpus, type LoadFigures } from './query-load-corpus.ts';
-import { measureAgent, measureCandidates, overlapAt, type AgentFigures } from './query-measure.ts';
+import { measureAgent, measureCandidates, overlapAt, type AgentFigures, type CandidateFigures } from './query-measure.ts';
 import type { LatencySummary } from './query-stats.ts';
 import { syntheticQueries } from './synthetic-corpus.ts';
 
@@ -138,24 +139,24 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
         const disk = diskMb(config.lancedbDir);
         // Before maintenance the vectors have no index yet: the exact scan, for comparison.
         const vs = config.vectorStore;
-        const maintenanceWouldIndex = vs.kind === 'lancedb' && (await ports.store.countChunks()) >= vs.vectorIndex.minRows;
-        let exactIds: string[][] = [];
-        let exact: ExactFigures | null = null;
-        if (opts.compareExact && maintenanceWouldIndex) {
-          const before = await measureCandidates(ports, queries, today);
-          opts.log(`[${size}] exact vector scan: candidate p50 ${before.latency.p50} ms, p95 ${before.latency.p95} ms; agent runs × ${queries.length}…`);
+        const willIndex = vs.kind === 'lancedb' && vectorIndexAction({ rows: await ports.store.countChunks(), index: null }, vs.vectorIndex).action === 'build';
+        let before: { candidates: CandidateFigures; agent: AgentFigures } | null = null;
+        if (opts.compareExact && willIndex) {
+          const candidates = await measureCandidates(ports, queries, today);
+          opts.log(`[${size}] exact vector scan: candidate p50 ${candidates.latency.p50} ms, p95 ${candidates.latency.p95} ms; agent runs × ${queries.length}…`);
           const agent = await measureAgent(ports, queries, `b${size}-exact`);
           opts.log(`[${size}] exact vector scan: agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
-          exactIds = before.ids;
-          exact = { candidate: before.latency, overlapAt300: 0, overlapAt30: 0, ...agent };
+          before = { candidates, agent };
         }
         const maintenance = await ports.store.maintain();
         opts.log(`[${size}] maintenance: vector index ${maintenance.vectorIndex} (${maintenance.reason}) in ${maintenance.seconds}s; candidate search × ${queries.length}…`);
         const cand = await measureCandidates(ports, queries, today);
-        if (exact) {
-          exact.overlapAt300 = overlapAt(exactIds, cand.ids, 300);
-          exact.overlapAt30 = overlapAt(exactIds, cand.ids, 30);
-        }
+        const exact: ExactFigures | null = before && {
+          candidate: before.candidates.latency,
+          overlapAt300: overlapAt(before.candidates.ids, cand.ids, 300),
+          overlapAt30: overlapAt(before.candidates.ids, cand.ids, 30),
+          ...before.agent,
+        };
         opts.log(`[${size}] candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms; agent runs × ${queries.length}…`);
         const agent = await measureAgent(ports, queries, `b${size}`);
         opts.log(`[${size}] agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);

@@ -122,9 +122,19 @@ export async function readRows(table: lancedb.Table, hits: readonly { id: string
     // An address past the end of a rewritten fragment: read them all by id below.
   }
   const moved = hits.filter((h) => !found.has(h.id)).map((h) => h.id);
-  if (moved.length > 0) {
-    const byId = await table.query().where(`chunk_id IN (${moved.map(sqlString).join(', ')})`).select(columns).toArray();
-    for (const row of byId as Row[]) found.set(String(row.chunk_id), row);
+  for (const [id, row] of await readRowsById(table, moved, columns)) found.set(id, row);
+  return found;
+}
+
+const ID_BATCH = 500;
+
+/** Rows by chunk id through the B-tree on chunk_id, `ID_BATCH` ids per query; missing ids are absent. */
+export async function readRowsById(table: lancedb.Table, ids: readonly string[], columns: readonly string[]): Promise<Map<string, Row>> {
+  const found = new Map<string, Row>();
+  for (let start = 0; start < ids.length; start += ID_BATCH) {
+    const list = ids.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+    const batch = (await table.query().where(`chunk_id IN (${list})`).select([...columns]).toArray()) as Row[];
+    for (const row of batch) found.set(String(row.chunk_id), row);
   }
   return found;
 }

@@ -14,7 +14,7 @@ import { scanChunkTable } from './chunk-scan.ts';
 import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
-import { hybridSearch } from './hybrid-search.ts';
+import { hybridSearch, readRowsById } from './hybrid-search.ts';
 import {
   CHUNK_COLUMNS,
   CHUNKS_TABLE,
@@ -67,8 +67,6 @@ export interface LanceDbStoreOptions {
    */
   vectorIndex?: VectorIndexPolicy;
 }
-
-const ID_BATCH = 500;
 
 /** The LanceDB store: the port plus explicit maintenance for CLIs, benchmarks and tests. */
 export interface LanceDbStore extends VectorStore {
@@ -315,13 +313,11 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       return guarded('fetchByIds', async () => {
         const table = await openTable(CHUNKS_TABLE);
         if (!table) return [];
-        const found = new Map<string, StoredChunk>();
-        for (let start = 0; start < wanted.length; start += ID_BATCH) {
-          const list = wanted.slice(start, start + ID_BATCH).map(sqlString).join(', ');
-          const batch = await rows(table.query().where(`chunk_id IN (${list})`).select([...CHUNK_COLUMNS, 'vector']));
-          for (const row of batch) found.set(String(row.chunk_id), { ...rowToChunk(row), vector: rowVector(row) });
-        }
-        return wanted.flatMap((id) => found.get(id) ?? []);
+        const found = await readRowsById(table, wanted, [...CHUNK_COLUMNS, 'vector']);
+        return wanted.flatMap((id): StoredChunk[] => {
+          const row = found.get(id);
+          return row ? [{ ...rowToChunk(row), vector: rowVector(row) }] : [];
+        });
       });
     },
 

@@ -1,5 +1,6 @@
 import { sha256Hex } from '../domain/ids.ts';
 import { PermanentError } from '../errors.ts';
+import { createLru } from '../lru.ts';
 
 /** One cache write: a key from {@link embeddingCacheKey} and its vector. */
 export interface EmbeddingCacheEntry {
@@ -51,8 +52,7 @@ export function createLruEmbeddingCache(options: LruEmbeddingCacheOptions = {}):
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new PermanentError('INVALID_CONFIG', `LRU cache maxEntries must be a positive integer, got ${maxEntries}`);
   }
-  // A Map iterates in insertion order, so re-inserting on use makes the first key the LRU one.
-  const entries = new Map<string, Float32Array>();
+  const entries = createLru<string, Float32Array>(maxEntries);
   return {
     get size() {
       return entries.size;
@@ -60,21 +60,11 @@ export function createLruEmbeddingCache(options: LruEmbeddingCacheOptions = {}):
     async getMany(keys) {
       return keys.map((key) => {
         const hit = entries.get(key);
-        if (hit === undefined) return undefined;
-        entries.delete(key);
-        entries.set(key, hit);
-        return new Float32Array(hit);
+        return hit === undefined ? undefined : new Float32Array(hit);
       });
     },
     async setMany(batch) {
-      for (const { key, vector } of batch) {
-        entries.delete(key);
-        entries.set(key, new Float32Array(vector));
-        if (entries.size > maxEntries) {
-          const oldest = entries.keys().next();
-          if (!oldest.done) entries.delete(oldest.value);
-        }
-      }
+      for (const { key, vector } of batch) entries.set(key, new Float32Array(vector));
     },
   };
 }

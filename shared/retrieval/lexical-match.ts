@@ -6,6 +6,7 @@
  * with a light plural fold ("leaves" = "leave").
  */
 import { isNounLike, stripParticle } from '../enrich/korean.ts';
+import { createLru } from '../lru.ts';
 
 /** One thing a passage may contain: a Latin word stem, a Hangul bigram, or an exact reference. */
 export interface MatchUnit {
@@ -227,17 +228,12 @@ export function prepareText(text: string): PreparedText {
  * @defaultValue maxEntries = 2048
  */
 export function createPreparedTextCache(maxEntries = 2048): (text: string) => PreparedText {
-  const cache = new Map<string, PreparedText>();
+  const cache = createLru<string, PreparedText>(maxEntries);
   return (text) => {
     const hit = cache.get(text);
-    if (hit) {
-      cache.delete(text);
-      cache.set(text, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const prepared = prepareText(text);
     cache.set(text, prepared);
-    if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
     return prepared;
   };
 }

@@ -1,0 +1,35 @@
+/** A least-recently-used map of at most `maxEntries` entries (see {@link createLru}). */
+export interface Lru<K, V> {
+  /** The value under `key`, now the most recently used; undefined when absent. */
+  get(key: K): V | undefined;
+  /** Stores `value` as the most recently used, evicting the least recently used past the limit. */
+  set(key: K, value: V): void;
+  readonly size: number;
+}
+
+/**
+ * An in-process LRU map. A Map iterates in insertion order, so re-inserting on use keeps the
+ * least recently used entry first, where eviction takes it.
+ * @throws RangeError when `maxEntries` is not a positive integer.
+ */
+export function createLru<K, V>(maxEntries: number): Lru<K, V> {
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`LRU maxEntries must be a positive integer, got ${maxEntries}`);
+  const entries = new Map<K, V>();
+  return {
+    get(key) {
+      const hit = entries.get(key);
+      if (hit === undefined) return undefined;
+      entries.delete(key);
+      entries.set(key, hit);
+      return hit;
+    },
+    set(key, value) {
+      entries.delete(key);
+      entries.set(key, value);
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as K);
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { createLru } from '../../shared/lru.ts';
+
+describe('createLru', () => {
+  it('keeps the most recently used entries and evicts the least recently used one past its size', () => {
+    const lru = createLru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.get('a')).toBe(1); // 'a' is now the most recent: 'b' goes first
+    lru.set('c', 3);
+    expect([lru.get('a'), lru.get('b'), lru.get('c'), lru.size]).toEqual([1, undefined, 3, 2]);
+    lru.set('a', 10); // overwriting refreshes, it does not grow
+    lru.set('d', 4);
+    expect([lru.get('a'), lru.get('c'), lru.get('d'), lru.size]).toEqual([10, undefined, 4, 2]);
+  });
+
+  it('refuses a size that is not a positive integer', () => {
+    expect(() => createLru(0)).toThrow(RangeError);
+    expect(() => createLru(1.5)).toThrow(/positive integer/);
+  });
+});

@@ -8,11 +8,12 @@ import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
-import { CHUNKS_TABLE, FTS_INDEX } from '../../shared/store/lancedb/schema.ts';
+import { vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
+import { CHUNKS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
 import { VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
-import { DIM, DOC_B, VERSION, corpus, makeChunk } from './store-fixtures.ts';
+import { DIM, DOC_A, DOC_B, VERSION, corpus, makeChunk } from './store-fixtures.ts';
 import { runVectorStoreContract } from './vector-store.contract.ts';
 
 const dirs: string[] = [];
@@ -126,6 +127,71 @@ describe('lancedb adapter specifics', () => {
     expect(await vectorIndexSegments(dir)).toBe(1);
     expect((await store.hybrid(q))[0]?.chunk.chunk_id).toBe(late.chunk_id);
     expect(await store.countChunks()).toBe(421);
+    await store.close();
+  });
+
+  it('filters read the scalar indexes; a narrow filter is scanned exactly, a wide one goes through the vector index', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 2 }, flatSearchCutoff: 100 });
+    await store.ensureSchema({ dimension: DIM });
+    const rows = (n: number, doc: typeof DOC_A | typeof DOC_B, version: string, section: string) =>
+      Array.from({ length: n }, (_, i) => makeChunk({ doc, version, section, body: `${section} passage ${i}`, vector: [Math.cos(i), Math.sin(i), 1, 0] }));
+    // DOC_A's chunks are Korean, DOC_B's English.
+    await store.upsertChunks([...rows(350, DOC_B, VERSION.b1, 'en'), ...rows(50, DOC_A, VERSION.a1, 'ko')]);
+    expect(await store.maintain()).toMatchObject({ vectorIndex: 'built' });
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(CHUNKS_TABLE);
+    const plan = async (where: string) =>
+      (await vectorSideQuery(table, { vector: [1, 0, 1, 0], where, candidates: 10, flatSearchCutoff: 100 })).explainPlan();
+    const narrow = await plan("lang = 'ko'");
+    expect(narrow).toContain('KNNVectorDistance');
+    expect(narrow).not.toContain('ANNSubIndex');
+    expect(narrow).toContain('@lang_idx(Bitmap)');
+    const wide = await plan("lang = 'en' AND section = 'en'");
+    expect(wide).toContain('ANNSubIndex');
+    expect(wide).toContain('@section_idx(BTree)');
+    table.close();
+    db.close();
+    // Either way the search finds the same rows the filter allows.
+    const ko = await store.hybrid({ text: '', vector: [1, 0, 1, 0], alpha: 1, filter: eq('lang', 'ko'), limit: 5 });
+    expect(ko.map((h) => h.chunk.lang)).toEqual(['ko', 'ko', 'ko', 'ko', 'ko']);
+    await store.close();
+  });
+
+  it('a store made before the payload column and the filter indexes gains them; its rows read the same before and after', async () => {
+    const dir = tempDir();
+    const q = { text: '출산 장려금 passage', vector: [1, 0.5, 0, 1], alpha: 0.5, limit: 10, withVectors: true };
+    const first = await createLanceDbStore({ dir });
+    await first.ensureSchema({ dimension: DIM });
+    await first.upsertChunks([...Object.values(corpus()), ...manyChunks(5, 'p')]);
+    const before = await first.hybrid(q);
+    await first.close();
+    // Take the store back to before: no payload column, no filter indexes.
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(CHUNKS_TABLE);
+    await table.dropColumns([PAYLOAD_COLUMN]);
+    for (const index of SCALAR_INDEXES.filter((i) => i.column !== 'chunk_id')) await table.dropIndex(index.name);
+    expect((await table.listIndices()).map((i) => i.name).sort()).toEqual([FTS_INDEX, 'chunk_id_idx'].sort());
+
+    const store = await createLanceDbStore({ dir });
+    await store.ensureSchema({ dimension: DIM });
+    await table.checkoutLatest();
+    expect((await table.listIndices()).map((i) => i.name)).toEqual(expect.arrayContaining(SCALAR_INDEXES.map((i) => i.name)));
+    expect(await table.countRows(`${PAYLOAD_COLUMN} IS NULL`)).toBe(11);
+    // Old rows come from their columns, exactly as they came from their payload.
+    expect(await store.hybrid(q)).toEqual(before);
+    const fresh = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'fresh', body: '출산 장려금 passage fresh', vector: [1, 0.5, 0, 1] });
+    await store.upsertChunks([fresh]);
+    await table.checkoutLatest();
+    expect(await table.countRows(`${PAYLOAD_COLUMN} IS NULL`)).toBe(11);
+    const after = await store.hybrid(q);
+    const { vector: _vector, ...freshFields } = fresh;
+    expect(after.find((h) => h.chunk.chunk_id === fresh.chunk_id)?.chunk).toEqual(freshFields);
+    expect(after.filter((h) => h.chunk.chunk_id !== fresh.chunk_id).map((h) => h.chunk)).toEqual(
+      before.map((h) => h.chunk).filter((c) => after.some((h) => h.chunk.chunk_id === c.chunk_id)),
+    );
+    table.close();
+    db.close();
     await store.close();
   });
 

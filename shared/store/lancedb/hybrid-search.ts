@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import * as lancedb from '@lancedb/lancedb';
+import { createLru, type Lru } from '../../lru.ts';
 import { relativeScoreFusion } from '../fusion.ts';
-import type { HybridHit } from '../vector-store.ts';
+import type { HybridHit, StoredChunkWithoutVector } from '../vector-store.ts';
 import { keywordText } from '../keyword-text.ts';
 import { sqlString } from './filter-sql.ts';
-import { CHUNK_COLUMNS, FTS_COLUMN, rowToChunk, rowVector } from './schema.ts';
+import { CHUNK_COLUMNS, FTS_COLUMN, PAYLOAD_COLUMN, payloadChunk, rowToChunk, rowVector } from './schema.ts';
 import { hnswEf } from './vector-index.ts';
 
 /** A validated hybrid request, as the store hands it over. */
@@ -16,54 +18,77 @@ export interface HybridRequest {
   limit: number;
   /** Candidates per side. */
   candidates: number;
+  /** A filter matching at most this many rows is searched exactly, not through the vector index. */
+  flatSearchCutoff: number;
   withVectors?: boolean;
+  /** Recent side results of this table (see {@link SideCache}); none → every side is searched. */
+  cache?: SideCache;
 }
 
 type Row = Record<string, unknown>;
 
 /** Where a side's hit lives: its id (fusion breaks ties by it) and its row address now. */
-interface SideHit {
+export interface SideHit {
   id: string;
   rowId: bigint;
   score: number;
 }
 
 /**
+ * Recent side results, keyed by the table version and everything else a side's hits depend on
+ * (filter, size, cutoff, the terms or the query vector's hash). Any write makes a new version,
+ * so a cached side never outlives the data it was read from. A validator loop asks a side again
+ * with the same question vector (a PIVOT changes only the keyword text and alpha), and people
+ * ask the same questions again.
+ */
+export type SideCache = Lru<string, readonly SideHit[]>;
+
+/** A {@link SideCache} of `maxEntries` side results (~30 KB each at 300 candidates). */
+export function createSideCache(maxEntries = 256): SideCache {
+  return createLru(maxEntries);
+}
+
+/**
  * Keyword top-N (native full-text index over `keyword_text`, BM25) and vector top-N (exact
- * cosine scan, or the HNSW index when one exists) under the same pre-filter, run in parallel,
+ * cosine scan, or the HNSW index when one exists and the filter leaves more than
+ * `flatSearchCutoff` rows) under the same pre-filter, run in parallel,
  * fused by relativeScoreFusion. A side whose weight is 0 is not run at all, as in Weaviate.
  *
  * Two phases: the sides read only ids, row addresses and scores; then the rows fusion keeps
  * (at most `limit`) are read once, by address. Reading whole rows on both sides costs a random
  * read of every column for up to twice as many rows, most of which fusion drops. See
- * {@link readRows} for what happens when a write moves rows in between.
+ * {@link readHits} for what happens when a write moves rows in between.
  */
 export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Promise<HybridHit[]> {
   const terms = keywordText(req.text);
-
-  const keywordSide = async (): Promise<SideHit[]> => {
-    if (req.alpha >= 1 || terms === '') return [];
-    let query = table.query().fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN)).withRowId().select(['chunk_id', '_score']).limit(req.candidates);
-    if (req.where) query = query.where(req.where);
-    return ((await query.toArray()) as Row[]).map((row) => ({ id: String(row.chunk_id), rowId: row._rowid as bigint, score: Number(row._score) }));
+  const version = req.cache ? await table.version() : 0;
+  const cached = async (side: string, run: () => Promise<SideHit[]>): Promise<readonly SideHit[]> => {
+    if (!req.cache) return run();
+    const key = [version, req.where ?? '', req.candidates, req.flatSearchCutoff, side].join('\u0000');
+    const hit = req.cache.get(key);
+    if (hit) return hit;
+    const hits = await run();
+    req.cache.set(key, hits);
+    return hits;
   };
-  const vectorSide = async (): Promise<SideHit[]> => {
+
+  const keywordSide = async (): Promise<readonly SideHit[]> => {
+    if (req.alpha >= 1 || terms === '') return [];
+    return cached(`keyword ${terms}`, async () => {
+      let query = table.query().fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN)).withRowId().select(['chunk_id', '_score']).limit(req.candidates);
+      if (req.where) query = query.where(req.where);
+      return ((await query.toArray()) as Row[]).map((row) => ({ id: String(row.chunk_id), rowId: row._rowid as bigint, score: Number(row._score) }));
+    });
+  };
+  const vectorSide = async (): Promise<readonly SideHit[]> => {
     // A zero vector has no direction (cosine is undefined): that side finds nothing.
     if (req.alpha <= 0 || !Array.from(req.vector).some((x) => x !== 0)) return [];
-    // ef and refine only matter when an ANN index exists (see vector-index.ts); refine keeps the
-    // returned cosine exact, so fusion normalises true similarities either way.
-    let query = table
-      .vectorSearch(Float32Array.from(req.vector))
-      .column('vector')
-      .distanceType('cosine')
-      .ef(hnswEf(req.candidates))
-      .refineFactor(1)
-      .withRowId()
-      .select(['chunk_id', '_distance'])
-      .limit(req.candidates);
-    if (req.where) query = query.where(req.where);
-    // cosine distance = 1 - similarity
-    return ((await query.toArray()) as Row[]).map((row) => ({ id: String(row.chunk_id), rowId: row._rowid as bigint, score: 1 - Number(row._distance) }));
+    const vector = Float32Array.from(req.vector);
+    return cached(`vector ${createHash('sha256').update(new Uint8Array(vector.buffer)).digest('base64')}`, async () => {
+      const query = await vectorSideQuery(table, { ...req, vector });
+      // cosine distance = 1 - similarity
+      return ((await query.toArray()) as Row[]).map((row) => ({ id: String(row.chunk_id), rowId: row._rowid as bigint, score: 1 - Number(row._distance) }));
+    });
   };
   const [keywordHits, vectorHits] = await Promise.all([keywordSide(), vectorSide()]);
 
@@ -84,45 +109,79 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
     req.alpha,
     req.limit,
   );
-  const rows = await readRows(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true);
+  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true);
   return fused.flatMap((f) => {
-    const row = rows.get(f.id);
+    const found = read.get(f.id);
     // Deleted between the two phases: it is gone, as it would be from a search a moment later.
-    if (!row) return [];
+    if (!found) return [];
     const hit: HybridHit = {
-      chunk: rowToChunk(row),
+      chunk: found.chunk,
       score: f.score,
       keywordScore: f.keywordScore,
       vectorScore: f.vectorScore,
       bm25: bm25.get(f.id) ?? null,
       cosine: cosine.get(f.id) ?? null,
     };
-    if (req.withVectors) hit.vector = rowVector(row);
+    if (found.vector) hit.vector = found.vector;
     return hit;
   });
 }
 
 /**
- * The rows of `hits` by chunk id. Row addresses are only stable within one table version: a
- * write that compacts or deletes between the search and this read can move a row or put another
- * in its place, so every row read by address is checked against the id it should hold, and the
- * ids whose address no longer holds them are read again by id (the B-tree on chunk_id).
+ * The vector side's query: ids, row addresses and cosine distances of the `candidates` nearest
+ * rows under the filter. Through the HNSW index when there is one, unless the filter leaves at
+ * most `flatSearchCutoff` rows: those are scanned exactly (see DEFAULT_FLAT_SEARCH_CUTOFF).
  */
-export async function readRows(table: lancedb.Table, hits: readonly { id: string; rowId: bigint }[], withVectors: boolean): Promise<Map<string, Row>> {
-  const columns = withVectors ? [...CHUNK_COLUMNS, 'vector'] : [...CHUNK_COLUMNS];
-  const found = new Map<string, Row>();
+export async function vectorSideQuery(table: lancedb.Table, req: Omit<HybridRequest, 'text' | 'alpha' | 'limit'>): Promise<lancedb.VectorQuery> {
+  // ef and refine only matter when an ANN index exists (see vector-index.ts); refine keeps the
+  // returned cosine exact, so fusion normalises true similarities either way.
+  let query = table
+    .vectorSearch(req.vector instanceof Float32Array ? req.vector : Float32Array.from(req.vector))
+    .column('vector')
+    .distanceType('cosine')
+    .ef(hnswEf(req.candidates))
+    .refineFactor(1)
+    .withRowId()
+    .select(['chunk_id', '_distance'])
+    .limit(req.candidates);
+  if (req.where) {
+    query = query.where(req.where);
+    // The count reads only the scalar indexes (~2 ms at 100k chunks), while the keyword side runs.
+    if ((await table.countRows(req.where)) <= req.flatSearchCutoff) query = query.bypassVectorIndex();
+  }
+  return query;
+}
+
+/** A hit's chunk as read, and its vector when asked for. */
+interface ReadHit {
+  chunk: StoredChunkWithoutVector;
+  vector?: Float32Array;
+}
+
+/**
+ * The chunks of `hits` by chunk id, read by row address from the one payload column (see
+ * PAYLOAD_COLUMN). Row addresses are only stable within one table version: a write that compacts
+ * or deletes between the search and this read can move a row or put another in its place, so
+ * every row read by address is checked against the id it should hold. The ids whose address no
+ * longer holds them, and rows written before the payload existed, are read again by id from the
+ * columns (the B-tree on chunk_id).
+ */
+export async function readHits(table: lancedb.Table, hits: readonly { id: string; rowId: bigint }[], withVectors: boolean): Promise<Map<string, ReadHit>> {
+  const vectorColumn = withVectors ? ['vector'] : [];
+  const found = new Map<string, ReadHit>();
   if (hits.length === 0) return found;
   const wanted = new Set(hits.map((h) => h.id));
+  const read = (chunk: StoredChunkWithoutVector, row: Row) => found.set(chunk.chunk_id, withVectors ? { chunk, vector: rowVector(row) } : { chunk });
   try {
-    for (const row of (await table.takeRowIds(hits.map((h) => h.rowId)).select(columns).toArray()) as Row[]) {
-      const id = String(row.chunk_id);
-      if (wanted.has(id)) found.set(id, row);
+    for (const row of (await table.takeRowIds(hits.map((h) => h.rowId)).select([PAYLOAD_COLUMN, ...vectorColumn]).toArray()) as Row[]) {
+      const chunk = payloadChunk(row);
+      if (chunk && wanted.has(chunk.chunk_id)) read(chunk, row);
     }
   } catch {
     // An address past the end of a rewritten fragment: read them all by id below.
   }
-  const moved = hits.filter((h) => !found.has(h.id)).map((h) => h.id);
-  for (const [id, row] of await readRowsById(table, moved, columns)) found.set(id, row);
+  const rest = hits.filter((h) => !found.has(h.id)).map((h) => h.id);
+  for (const row of (await readRowsById(table, rest, [...CHUNK_COLUMNS, ...vectorColumn])).values()) read(rowToChunk(row), row);
   return found;
 }
 

@@ -11,17 +11,17 @@ import {
   type VectorStore,
 } from '../vector-store.ts';
 import { scanChunkTable } from './chunk-scan.ts';
+import { upgradeChunksTable } from './chunks-upgrade.ts';
 import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
-import { hybridSearch, readRowsById } from './hybrid-search.ts';
+import { createSideCache, hybridSearch, readRowsById } from './hybrid-search.ts';
 import {
   CHUNK_COLUMNS,
   CHUNKS_TABLE,
   DOCUMENTS_TABLE,
   FTS_COLUMN,
   FTS_INDEX,
-  ID_INDEX,
   chunksToArrow,
   chunksSchema,
   dimensionOfSchema,
@@ -32,7 +32,7 @@ import {
   rowVector,
 } from './schema.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
-import { buildVectorIndex, DEFAULT_VECTOR_INDEX_POLICY, VECTOR_INDEX, vectorIndexAction, type VectorIndexPolicy } from './vector-index.ts';
+import { buildVectorIndex, DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, VECTOR_INDEX, vectorIndexAction, type VectorIndexPolicy } from './vector-index.ts';
 import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
@@ -66,6 +66,12 @@ export interface LanceDbStoreOptions {
    * @defaultValue DEFAULT_VECTOR_INDEX_POLICY (20000 chunks, 8 segments)
    */
   vectorIndex?: VectorIndexPolicy;
+  /**
+   * A filtered search whose filter matches at most this many chunks scans them exactly instead of
+   * using the vector index (see DEFAULT_FLAT_SEARCH_CUTOFF).
+   * @defaultValue DEFAULT_FLAT_SEARCH_CUTOFF (20000)
+   */
+  flatSearchCutoff?: number;
 }
 
 /** The LanceDB store: the port plus explicit maintenance for CLIs, benchmarks and tests. */
@@ -88,6 +94,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const candidateFloor = options.candidateFloor ?? 100;
   const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
   const writeBatchSize = options.writeBatchSize ?? 2000;
+  const flatSearchCutoff = options.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF;
+  const sideCache = createSideCache();
   // Before any LanceDB work: on 2-core hosts its default CPU pool deadlocks full-text index writes.
   ensureLanceCpuThreads();
   let db: lancedb.Connection;
@@ -205,14 +213,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
           if (existing !== dimension) {
             throw new PermanentError('DIMENSION_MISMATCH', `store has dimension ${existing}, asked for ${dimension}`);
           }
-          if ((await chunks.indexStats(FTS_INDEX)) === undefined) {
-            await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
-          }
-          // Reads by id (fetchByIds, the second phase of hybrid) look rows up instead of scanning.
-          // Stores made before it existed gain it here; optimize() folds new rows into it.
-          if ((await chunks.indexStats(ID_INDEX)) === undefined) {
-            await chunks.createIndex('chunk_id', { config: lancedb.Index.btree(), name: ID_INDEX, replace: false });
-          }
+          await upgradeChunksTable(chunks);
           if (!(await openTable(DOCUMENTS_TABLE))) await createTable(DOCUMENTS_TABLE, documentsSchema);
           await ensureFacetTable(openTable, createTable, dimension);
         }),
@@ -281,7 +282,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       const dimension = (await guarded('hybrid', () => tableDimension(table))) as number;
       checkVector(q.vector, dimension, 'query vector');
       return guarded('hybrid', () =>
-        hybridSearch(table, { ...q, where: sql, candidates: Math.max(q.limit, candidateFloor) }),
+        hybridSearch(table, { ...q, where: sql, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, cache: sideCache }),
       );
     },
 

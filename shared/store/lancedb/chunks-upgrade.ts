@@ -1,0 +1,23 @@
+import * as lancedb from '@lancedb/lancedb';
+import { FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from './schema.ts';
+
+/**
+ * Brings a chunks table up to what this version reads: the full-text index, the scalar indexes
+ * and the payload column. New tables get them here while empty; stores made before one existed
+ * gain it (an added payload column is empty: rows written since fill it, older rows are read
+ * from their columns). Every write's optimize() folds new rows into all the indexes. Idempotent.
+ */
+export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
+  if (!(await chunks.schema()).fields.some((f) => f.name === PAYLOAD_COLUMN)) {
+    // A nullable utf8 column of nulls, as payloadField() declares it.
+    await chunks.addColumns([{ name: PAYLOAD_COLUMN, valueSql: 'CAST(NULL AS STRING)' }]);
+  }
+  if ((await chunks.indexStats(FTS_INDEX)) === undefined) {
+    await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+  }
+  for (const index of SCALAR_INDEXES) {
+    if ((await chunks.indexStats(index.name)) !== undefined) continue;
+    const config = index.kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree();
+    await chunks.createIndex(index.column, { config, name: index.name, replace: false });
+  }
+}

@@ -21,10 +21,12 @@ function timed(name: string, node: Node, deps: AgentDeps) {
 }
 
 /**
- * The query graph of seed 000 §7: listener → planner → candidate_search → facet_planner →
- * narrowed_search → rerank_diversify → validator ⟲ (at most `maxLoops` times back to the planner)
- * → answerer → memory_updater → observer. The observer runs last so the trace it stores holds
- * every step, the memory update included.
+ * The query graph of seed 000 §7: listener → planner → facet_planner → (candidate_search ∥
+ * narrowed_search) → rerank_diversify → validator ⟲ (at most `maxLoops` times back to the
+ * planner) → answerer → memory_updater → observer. The seed lists candidate_search before
+ * facet_planner, but neither search reads the other's hits and facet_planner reads only the
+ * question vector, so the facet weights come first and the two searches overlap. The observer
+ * runs last so the trace it stores holds every step, the memory update included.
  */
 export function buildAgentGraph(deps: AgentDeps) {
   const observer = async (s: AgentStateType): Promise<AgentUpdate> => {
@@ -46,10 +48,12 @@ export function buildAgentGraph(deps: AgentDeps) {
     .addNode('observer', observer)
     .addEdge(START, 'listener')
     .addEdge('listener', 'planner')
-    .addEdge('planner', 'candidate_search')
-    .addEdge('candidate_search', 'facet_planner')
+    .addEdge('planner', 'facet_planner')
+    // The two searches need only the plan, the facet weights and the question vector: they run
+    // side by side, and rerank_diversify waits for both.
+    .addEdge('facet_planner', 'candidate_search')
     .addEdge('facet_planner', 'narrowed_search')
-    .addEdge('narrowed_search', 'rerank_diversify')
+    .addEdge(['candidate_search', 'narrowed_search'], 'rerank_diversify')
     .addEdge('rerank_diversify', 'validator')
     .addConditionalEdges('validator', (s: AgentStateType) => (s.action ? 'planner' : 'answerer'), ['planner', 'answerer'])
     .addEdge('answerer', 'memory_updater')

@@ -53,11 +53,11 @@ export async function candidateSearch(s: AgentStateType, deps: AgentDeps): Promi
   // query vector is fixed for the run, so the same text, alpha, date and limit give the same hits.
   const key = JSON.stringify([s.searchText, s.alpha, s.asOf, deps.knobs.stage1Limit]);
   if (key === s.candidatesKey) {
-    return { update: { narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: s.candidates.length, reused: true } };
+    return { update: {}, trace: { alpha: s.alpha, asOf: s.asOf, candidates: s.candidates.length, reused: true } };
   }
   // Vectors come with the hits: rerank_diversify's MMR needs them, and one read is cheaper than two.
   const candidates = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit, withVectors: true });
-  return { update: { candidates, candidatesKey: key, narrowed: null }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
+  return { update: { candidates, candidatesKey: key }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
 }
 
 /** The 1–3 facet sets worth trying: the strongest value of the two strongest facets, and both together. */

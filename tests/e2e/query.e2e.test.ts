@@ -10,7 +10,7 @@ import { settle, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const GRAPH_NODES = ['listener', 'planner', 'candidate_search', 'facet_planner', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer'];
+const GRAPH_NODES = ['listener', 'planner', 'facet_planner', 'candidate_search', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer'];
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -82,7 +82,7 @@ describe('agent graph', () => {
     expect(a).toMatchObject({ validated: true, fallback: false, loops: 0, verdict: 'OK', dateQualifier: 'as of 2026-11-22', asOf: '2026-11-22' });
     expect(remembered).toEqual([a.citations[0]!.chunkId]);
     expect(traces[0]!.steps.map((s) => s.node)).toEqual([
-      'listener', 'planner', 'candidate_search', 'facet_planner', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer',
+      'listener', 'planner', 'facet_planner', 'candidate_search', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer',
     ]);
     expect(JSON.stringify(traces[0])).not.toContain('How many weeks'); // the query is hashed, not stored
     const narrowed = traces[0]!.steps.find((s) => s.node === 'narrowed_search')!.data;

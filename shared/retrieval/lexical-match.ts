@@ -44,8 +44,6 @@ export interface LexicalScore {
 export const LEXICAL_WEIGHTS = { coverage: 0.6, proximity: 0.25, phrase: 0.15 } as const;
 
 const HANGUL = /[\uAC00-\uD7A3]/;
-/** Latin (and other non-Hangul) letter/digit runs. */
-const OTHER_RUN = /[^\s\uAC00-\uD7A3]+/g;
 
 /** English function words and question words: they say nothing about which passage answers. */
 const EN_STOPWORDS = new Set([
@@ -80,7 +78,7 @@ export function matchForm(text: string): string {
 /** Plural fold: "policies" → "policy", "leaves" → "leave"; short words and "-ss" stay. */
 export function stemWord(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/.test(word)) return word.slice(0, -1);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
   return word;
 }
 
@@ -178,17 +176,34 @@ interface Occurrence {
   unit: number;
 }
 
+/** A space or a Hangul syllable: what ends a Latin (or other non-Hangul) run in a match-form text. */
+function endsRun(code: number): boolean {
+  return code === 32 || (code >= 0xac00 && code <= 0xd7a3);
+}
+
+/**
+ * Where whole words whose {@link stemWord} is `stem` occur in a match-form text. Such a word is
+ * the stem, the stem plus "s", or the stem less its final "y" plus "ies", so it starts with the
+ * stem (less a final "y"): a native substring search finds every candidate, and only those are
+ * cut out and stemmed.
+ */
+function wordOccurrences(form: string, stem: string, unit: number, cap: number): Occurrence[] {
+  const probe = stem.length > 2 && stem.endsWith('y') ? stem.slice(0, -1) : stem;
+  const out: Occurrence[] = [];
+  for (let at = form.indexOf(probe); at >= 0 && out.length < cap; at = form.indexOf(probe, at + 1)) {
+    if (at > 0 && !endsRun(form.charCodeAt(at - 1))) continue;
+    let end = at + probe.length;
+    while (end < form.length && !endsRun(form.charCodeAt(end))) end += 1;
+    if (stemWord(form.slice(at, end)) === stem) out.push({ pos: at, end, unit });
+  }
+  return out;
+}
+
 /** Where each unit occurs in a match-form text; at most `cap` occurrences per unit. */
-function occurrences(units: readonly MatchUnit[], form: string, wordIndex: ReadonlyMap<string, Array<[number, number]>>, cap = 64): Occurrence[][] {
+function occurrences(units: readonly MatchUnit[], form: string, cap = 64): Occurrence[][] {
   return units.map((u, unit) => {
+    if (u.kind === 'word') return wordOccurrences(form, u.key, unit, cap);
     const out: Occurrence[] = [];
-    if (u.kind === 'word') {
-      for (const [pos, end] of wordIndex.get(u.key) ?? []) {
-        out.push({ pos, end, unit });
-        if (out.length >= cap) break;
-      }
-      return out;
-    }
     for (let at = form.indexOf(u.key); at >= 0 && out.length < cap; at = form.indexOf(u.key, at + 1)) {
       out.push({ pos: at, end: at + u.key.length, unit });
     }
@@ -196,29 +211,15 @@ function occurrences(units: readonly MatchUnit[], form: string, wordIndex: Reado
   });
 }
 
-/** Latin word stems of a match-form text with their character ranges. */
-function indexWords(form: string): Map<string, Array<[number, number]>> {
-  const index = new Map<string, Array<[number, number]>>();
-  for (const m of form.matchAll(OTHER_RUN)) {
-    const stem = stemWord(m[0]);
-    const list = index.get(stem) ?? [];
-    list.push([m.index, m.index + m[0].length]);
-    index.set(stem, list);
-  }
-  return index;
-}
-
-/** A passage as matching needs it, independent of the query: its match form and word index. */
+/** A passage as matching needs it, independent of the query. */
 export interface PreparedText {
+  /** The passage in {@link matchForm}. */
   form: string;
-  /** Latin word stems with their character ranges in `form`. */
-  words: ReadonlyMap<string, Array<[number, number]>>;
 }
 
 /** Prepares one passage for {@link lexicalScores}. */
 export function prepareText(text: string): PreparedText {
-  const form = matchForm(text);
-  return { form, words: indexWords(form) };
+  return { form: matchForm(text) };
 }
 
 /**
@@ -297,7 +298,7 @@ export function lexicalScores(query: QueryAnalysis, texts: readonly string[], pr
   const prepared = texts.map(prepare);
   const forms = prepared.map((p) => p.form);
   const { units } = query;
-  const found = prepared.map((p) => occurrences(units, p.form, p.words));
+  const found = prepared.map((p) => occurrences(units, p.form));
   const n = texts.length;
   const idf = units.map((_, i) => {
     const df = found.filter((f) => (f[i]?.length ?? 0) > 0).length;

@@ -65,6 +65,28 @@ export function cosine(a: Float32Array | readonly number[] | null, b: Float32Arr
 }
 
 /**
+ * Dot product of two vectors of equal length, in four running sums: MMR's similarity work is
+ * almost all here (up to 2·keep picks × 300 candidates × the dimension), and independent sums
+ * let the CPU overlap the multiply-adds that one sum would chain (about twice as fast).
+ */
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  const n = a.length;
+  const end = n - (n % 4);
+  for (let j = 0; j < end; j += 4) {
+    s0 += (a[j] as number) * (b[j] as number);
+    s1 += (a[j + 1] as number) * (b[j + 1] as number);
+    s2 += (a[j + 2] as number) * (b[j + 2] as number);
+    s3 += (a[j + 3] as number) * (b[j + 3] as number);
+  }
+  for (let j = end; j < n; j += 1) s0 += (a[j] as number) * (b[j] as number);
+  return s0 + s1 + (s2 + s3);
+}
+
+/**
  * Greedy MMR selection. Returns the picks in order with the penalty each paid. Negative cosines
  * give no bonus: being opposite to a pick is not worth more than being unrelated. Ties go to the
  * lower index, so the result is deterministic.
@@ -74,7 +96,7 @@ export function cosine(a: Float32Array | readonly number[] | null, b: Float32Arr
  * bound; only if that candidate has not been compared with every pick yet is it brought up to
  * date and the round looks again. Candidates that never come near the top are never compared, so
  * most of the O(k·n·d) similarity work is skipped; the picks, their order and every number are
- * exactly those of the eager algorithm (same products, summed in the same order).
+ * exactly those of the eager algorithm (every similarity is the same computation either way).
  *
  * @throws RangeError when `lambda` is outside [0, 1].
  */
@@ -102,9 +124,7 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
       const pv = vectors[pi];
       const pn = norms[pi] as number;
       if (!v || n === 0 || !pv || pn === 0 || v.length !== pv.length) continue;
-      let dot = 0;
-      for (let j = 0; j < v.length; j += 1) dot += (v[j] as number) * (pv[j] as number);
-      const c = dot / (n * pn);
+      const c = dot(v, pv) / (n * pn);
       if (c > (maxSim[i] as number)) maxSim[i] = c;
     }
     compared[i] = order.length;

@@ -17,6 +17,15 @@ describe('matchForm and query analysis', () => {
     expect(stemWord('bus')).toBe('bus');
   });
 
+  it('Latin query words match whole words of a passage, plurals folded, wherever the word stands', () => {
+    const coverage = (texts: string[]) => lexicalScores(analyseQuery('policy leave'), texts).map((s) => s.coverage);
+    // "policies" and "leaves" fold to the query's stems; "apolicy" and "leavers" are other words.
+    expect(coverage(['Policies on leaves', 'apolicy leavers', '지원policies', 'leave'])).toEqual([1, 0, expect.any(Number), expect.any(Number)]);
+    const [, , korean, single] = coverage(['Policies on leaves', 'apolicy leavers', '지원policies', 'leave']);
+    expect(korean).toBeGreaterThan(0);
+    expect(korean! + single!).toBeCloseTo(1);
+  });
+
   it('Korean query stems: particles, verbs built on nouns, question words', () => {
     expect(koreanQueryStem('출산장려금은')?.stem).toBe('출산장려금');
     expect(koreanQueryStem('신청하려면')?.stem).toBe('신청');

@@ -4,6 +4,8 @@ export interface Lru<K, V> {
   get(key: K): V | undefined;
   /** Stores `value` as the most recently used, evicting the least recently used past the limit. */
   set(key: K, value: V): void;
+  /** Forgets `key`. */
+  delete(key: K): void;
   readonly size: number;
 }
 
@@ -27,6 +29,9 @@ export function createLru<K, V>(maxEntries: number): Lru<K, V> {
       entries.delete(key);
       entries.set(key, value);
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as K);
+    },
+    delete(key) {
+      entries.delete(key);
     },
     get size() {
       return entries.size;

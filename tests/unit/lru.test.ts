@@ -12,6 +12,8 @@ describe('createLru', () => {
     lru.set('a', 10); // overwriting refreshes, it does not grow
     lru.set('d', 4);
     expect([lru.get('a'), lru.get('c'), lru.get('d'), lru.size]).toEqual([10, undefined, 4, 2]);
+    lru.delete('a');
+    expect([lru.get('a'), lru.size]).toEqual([undefined, 1]);
   });
 
   it('refuses a size that is not a positive integer', () => {

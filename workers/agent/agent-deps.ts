@@ -5,6 +5,7 @@ import { createRunContextStore } from '../../shared/agent/run-context.ts';
 import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { DocumentRecord } from '../../shared/domain/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
+import { createLru } from '../../shared/lru.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
 import { buildAnswerPrompt, citationNumbers, composeExtractiveAnswer, createLlm, type AnswerChunk } from '../../shared/llm/index.ts';
 import { createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
@@ -15,6 +16,8 @@ import type { Ports } from '../runtime/ports.ts';
 
 /** Facet-value vectors change only when the facet-rebuild worker runs: read them at most this often. */
 const FACET_ROWS_TTL_MS = 30_000;
+/** A document's title changes only when it is ingested again: look it up at most this often. */
+const TITLE_TTL_MS = 60_000;
 
 /** The agent's dependencies from the process's ports and config. */
 export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = DEFAULT_KNOBS, clock: () => Date = () => new Date()): AgentDeps {
@@ -29,11 +32,19 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
   const traces = createTraceStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds);
   const runContexts = createRunContextStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds);
   let facetRows: { at: number; rows: Promise<FacetValueVector[]> } | null = null;
-  const titles = new Map<string, Promise<DocumentRecord | null>>();
+  const titles = createLru<string, { at: number; doc: Promise<DocumentRecord | null> }>(4096);
 
   const titleOf = async (docId: string) => {
-    if (!titles.has(docId)) titles.set(docId, ports.store.getDocument(docId));
-    return (await titles.get(docId))?.title ?? docId;
+    const now = clock().getTime();
+    let entry = titles.get(docId);
+    if (!entry || now - entry.at > TITLE_TTL_MS) {
+      const fresh = { at: now, doc: ports.store.getDocument(docId) };
+      // A failed lookup is not remembered: the next answer asks again.
+      fresh.doc.catch(() => titles.get(docId) === fresh && titles.delete(docId));
+      titles.set(docId, fresh);
+      entry = fresh;
+    }
+    return (await entry.doc)?.title ?? docId;
   };
 
   return {

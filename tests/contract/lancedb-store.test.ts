@@ -9,11 +9,11 @@ import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
-import { CHUNKS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
+import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
 import { VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
-import { DIM, DOC_A, DOC_B, VERSION, corpus, makeChunk } from './store-fixtures.ts';
+import { DIM, DOC_A, DOC_B, VERSION, corpus, documents, makeChunk } from './store-fixtures.ts';
 import { runVectorStoreContract } from './vector-store.contract.ts';
 
 const dirs: string[] = [];
@@ -155,6 +155,10 @@ describe('lancedb adapter specifics', () => {
     // Either way the search finds the same rows the filter allows.
     const ko = await store.hybrid({ text: '', vector: [1, 0, 1, 0], alpha: 1, filter: eq('lang', 'ko'), limit: 5 });
     expect(ko.map((h) => h.chunk.lang)).toEqual(['ko', 'ko', 'ko', 'ko', 'ko']);
+    // Counts are remembered per table version: a write is counted at once.
+    expect(await store.countChunks(eq('section', 'ko'))).toBe(50);
+    await store.upsertChunks(rows(60, DOC_A, VERSION.a1, 'ko'));
+    expect(await store.countChunks(eq('section', 'ko'))).toBe(60);
     await store.close();
   });
 
@@ -190,6 +194,27 @@ describe('lancedb adapter specifics', () => {
     expect(after.filter((h) => h.chunk.chunk_id !== fresh.chunk_id).map((h) => h.chunk)).toEqual(
       before.map((h) => h.chunk).filter((c) => after.some((h) => h.chunk.chunk_id === c.chunk_id)),
     );
+    table.close();
+    db.close();
+    await store.close();
+  });
+
+  it('documents are looked up through a doc_id index; maintain() compacts what one upsert per document adds and indexes it', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir });
+    await store.ensureSchema({ dimension: DIM });
+    const { a, b } = documents();
+    for (const doc of [a, b, { ...a, doc_id: 'third-doc-0003', title: 'Third' }]) await store.upsertDocuments([doc]);
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(DOCUMENTS_TABLE);
+    expect((await table.indexStats(DOC_ID_INDEX))?.numUnindexedRows).toBe(3);
+    await store.maintain();
+    await table.checkoutLatest();
+    expect((await table.indexStats(DOC_ID_INDEX))?.numUnindexedRows).toBe(0);
+    expect(await table.query().where("doc_id = 'third-doc-0003'").explainPlan()).toContain('@doc_id_idx(BTree)');
+    expect((await table.stats()).fragmentStats.numFragments).toBe(1);
+    expect((await store.getDocument('third-doc-0003'))?.title).toBe('Third');
+    expect(await store.getDocument(b.doc_id)).toEqual(b);
     table.close();
     db.close();
     await store.close();

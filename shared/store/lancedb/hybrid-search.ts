@@ -21,8 +21,8 @@ export interface HybridRequest {
   /** A filter matching at most this many rows is searched exactly, not through the vector index. */
   flatSearchCutoff: number;
   withVectors?: boolean;
-  /** Recent side results of this table (see {@link SideCache}); none → every side is searched. */
-  cache?: SideCache;
+  /** The store's caches of this table's reads; none → every side is searched, every filter counted. */
+  caches?: SearchCaches;
 }
 
 type Row = Record<string, unknown>;
@@ -35,17 +35,34 @@ export interface SideHit {
 }
 
 /**
- * Recent side results, keyed by the table version and everything else a side's hits depend on
- * (filter, size, cutoff, the terms or the query vector's hash). Any write makes a new version,
- * so a cached side never outlives the data it was read from. A validator loop asks a side again
- * with the same question vector (a PIVOT changes only the keyword text and alpha), and people
- * ask the same questions again.
+ * What a store remembers of its chunks table's reads, keyed by the table version they were read
+ * at: any write makes a new version, so nothing cached outlives the data it was read from.
+ * - `sides`: each hybrid side's hits, by filter, size, cutoff and the terms or the query
+ *   vector's hash. A validator loop asks a side again with the same question vector (a PIVOT
+ *   changes only the keyword text and alpha), and people ask the same questions again.
+ * - `countRows`: rows matching a filter. The narrowed search counts its branch, then searches
+ *   it (the vector side counts it again); the temporal clamp repeats all day.
  */
-export type SideCache = Lru<string, readonly SideHit[]>;
+export interface SearchCaches {
+  sides: Lru<string, readonly SideHit[]>;
+  countRows(table: lancedb.Table, where: string | undefined): Promise<number>;
+}
 
-/** A {@link SideCache} of `maxEntries` side results (~30 KB each at 300 candidates). */
-export function createSideCache(maxEntries = 256): SideCache {
-  return createLru(maxEntries);
+/** {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates) and 256 counts. */
+export function createSearchCaches(): SearchCaches {
+  const counts = createLru<string, number>(256);
+  return {
+    sides: createLru(256),
+    async countRows(table, where) {
+      if (!where) return table.countRows();
+      const key = `${await table.version()}\u0000${where}`;
+      const known = counts.get(key);
+      if (known !== undefined) return known;
+      const n = await table.countRows(where);
+      counts.set(key, n);
+      return n;
+    },
+  };
 }
 
 /**
@@ -61,14 +78,15 @@ export function createSideCache(maxEntries = 256): SideCache {
  */
 export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Promise<HybridHit[]> {
   const terms = keywordText(req.text);
-  const version = req.cache ? await table.version() : 0;
+  const sides = req.caches?.sides;
+  const version = sides ? await table.version() : 0;
   const cached = async (side: string, run: () => Promise<SideHit[]>): Promise<readonly SideHit[]> => {
-    if (!req.cache) return run();
+    if (!sides) return run();
     const key = [version, req.where ?? '', req.candidates, req.flatSearchCutoff, side].join('\u0000');
-    const hit = req.cache.get(key);
+    const hit = sides.get(key);
     if (hit) return hit;
     const hits = await run();
-    req.cache.set(key, hits);
+    sides.set(key, hits);
     return hits;
   };
 
@@ -146,8 +164,10 @@ export async function vectorSideQuery(table: lancedb.Table, req: Omit<HybridRequ
     .limit(req.candidates);
   if (req.where) {
     query = query.where(req.where);
-    // The count reads only the scalar indexes (~2 ms at 100k chunks), while the keyword side runs.
-    if ((await table.countRows(req.where)) <= req.flatSearchCutoff) query = query.bypassVectorIndex();
+    // The count reads only the scalar indexes (~2 ms at 100k chunks), while the keyword side runs;
+    // the narrowed search has just counted its branch, and the clamp of the day repeats.
+    const matching = await (req.caches ? req.caches.countRows(table, req.where) : table.countRows(req.where));
+    if (matching <= req.flatSearchCutoff) query = query.bypassVectorIndex();
   }
   return query;
 }

@@ -11,11 +11,11 @@ import {
   type VectorStore,
 } from '../vector-store.ts';
 import { scanChunkTable } from './chunk-scan.ts';
-import { upgradeChunksTable } from './chunks-upgrade.ts';
+import { upgradeChunksTable, upgradeDocumentsTable } from './table-upgrades.ts';
 import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
-import { createSideCache, hybridSearch, readRowsById } from './hybrid-search.ts';
+import { createSearchCaches, hybridSearch, readRowsById } from './hybrid-search.ts';
 import {
   CHUNK_COLUMNS,
   CHUNKS_TABLE,
@@ -95,7 +95,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const pruneOlderThanMs = options.pruneOlderThanMs ?? 3_600_000;
   const writeBatchSize = options.writeBatchSize ?? 2000;
   const flatSearchCutoff = options.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF;
-  const sideCache = createSideCache();
+  const caches = createSearchCaches();
   // Before any LanceDB work: on 2-core hosts its default CPU pool deadlocks full-text index writes.
   ensureLanceCpuThreads();
   let db: lancedb.Connection;
@@ -214,7 +214,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
             throw new PermanentError('DIMENSION_MISMATCH', `store has dimension ${existing}, asked for ${dimension}`);
           }
           await upgradeChunksTable(chunks);
-          if (!(await openTable(DOCUMENTS_TABLE))) await createTable(DOCUMENTS_TABLE, documentsSchema);
+          await upgradeDocumentsTable((await openTable(DOCUMENTS_TABLE)) ?? (await createTable(DOCUMENTS_TABLE, documentsSchema)));
           await ensureFacetTable(openTable, createTable, dimension);
         }),
       );
@@ -282,7 +282,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       const dimension = (await guarded('hybrid', () => tableDimension(table))) as number;
       checkVector(q.vector, dimension, 'query vector');
       return guarded('hybrid', () =>
-        hybridSearch(table, { ...q, where: sql, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, cache: sideCache }),
+        hybridSearch(table, { ...q, where: sql, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, caches }),
       );
     },
 
@@ -335,7 +335,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       const sql = where(filter);
       return guarded('countChunks', async () => {
         const table = await openTable(CHUNKS_TABLE);
-        return table ? table.countRows(sql) : 0;
+        return table ? caches.countRows(table, sql) : 0;
       });
     },
 
@@ -365,6 +365,9 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     async maintain() {
       const t0 = performance.now();
       const seconds = () => Math.round(performance.now() - t0) / 1000;
+      // Each upsertDocuments (one per ingested document) adds a file: compact them into doc_id's index.
+      const documents = await guarded('maintain', () => openTable(DOCUMENTS_TABLE));
+      if (documents) await lock(() => withConflictRetry('maintain', () => optimizeNow(documents)));
       const table = await guarded('maintain', () => openTable(CHUNKS_TABLE));
       if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
       const state = await guarded('maintain', async () => {

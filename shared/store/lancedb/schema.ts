@@ -79,6 +79,9 @@ export function chunksSchema(dimension: number): Schema {
   ]);
 }
 
+/** Name of the B-tree on the documents table's `doc_id`. */
+export const DOC_ID_INDEX = 'doc_id_idx';
+
 /** Arrow schema of the documents table. */
 export const documentsSchema = new Schema([
   utf8('doc_id'), utf8('version'), utf8('title'), utf8('doc_type'), utf8('jurisdiction'), utf8('lang'),

@@ -1,5 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import { FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from './schema.ts';
+import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from './schema.ts';
 
 /**
  * Brings a chunks table up to what this version reads: the full-text index, the scalar indexes
@@ -19,5 +19,16 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
     if ((await chunks.indexStats(index.name)) !== undefined) continue;
     const config = index.kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree();
     await chunks.createIndex(index.column, { config, name: index.name, replace: false });
+  }
+}
+
+/**
+ * Gives the documents table its B-tree on `doc_id` (answers look up the title of every cited
+ * document). Rows written since are found by scan until maintain() compacts the table and folds
+ * them in. Idempotent.
+ */
+export async function upgradeDocumentsTable(documents: lancedb.Table): Promise<void> {
+  if ((await documents.indexStats(DOC_ID_INDEX)) === undefined) {
+    await documents.createIndex('doc_id', { config: lancedb.Index.btree(), name: DOC_ID_INDEX, replace: false });
   }
 }

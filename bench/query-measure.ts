@@ -8,8 +8,14 @@ import { createAgentDeps } from '../workers/agent/agent-deps.ts';
 import type { Ports } from '../workers/runtime/ports.ts';
 import { meanByKey, summarise, type LatencySummary } from './query-stats.ts';
 
-/** Untimed runs before each timed series (tables opened, caches warm). */
-export const WARMUP = 5;
+/**
+ * Questions of the untimed runs before each timed series (tables opened, code compiled): drawn
+ * with another seed, so no timed question finds its own warm-up's results in the store's caches.
+ */
+export interface MeasureQueries {
+  timed: readonly string[];
+  warmup: readonly string[];
+}
 
 export interface CandidateFigures {
   latency: LatencySummary;
@@ -18,16 +24,17 @@ export interface CandidateFigures {
 }
 
 /** The candidate_search node's store call alone: limit 300, temporal clamp (as-of or today), alpha 0.5. */
-export async function measureCandidates(ports: Ports, queries: readonly string[], today: string): Promise<CandidateFigures> {
-  const prepared = await Promise.all(
-    queries.map(async (q) => {
+export async function measureCandidates(ports: Ports, queries: MeasureQueries, today: string): Promise<CandidateFigures> {
+  const prepare = (list: readonly string[]) => Promise.all(
+    list.map(async (q) => {
       const u = understandQuery(q, { today });
       const [vector] = await ports.embedder.embed([u.stripped || u.normalised]);
       return { text: keywordSearchText(u) || u.normalised, vector: vector as Float32Array, asOf: u.asOf ?? today };
     }),
   );
+  const prepared = await prepare(queries.timed);
   const run = (p: (typeof prepared)[number]) => ports.store.hybrid({ text: p.text, vector: p.vector, alpha: 0.5, filter: temporalClamp(p.asOf), limit: 300 });
-  for (const p of prepared.slice(0, WARMUP)) await run(p);
+  for (const p of await prepare(queries.warmup)) await run(p);
   const ms: number[] = [];
   const ids: string[][] = [];
   for (const p of prepared) {
@@ -59,14 +66,14 @@ export interface AgentFigures {
 }
 
 /** Whole agent runs in this process: the graph over the agent worker's real deps (LLM none), one at a time. */
-export async function measureAgent(ports: Ports, queries: readonly string[], tag: string): Promise<AgentFigures> {
+export async function measureAgent(ports: Ports, queries: MeasureQueries, tag: string): Promise<AgentFigures> {
   const graph = buildAgentGraph(createAgentDeps(ports, createLogger('error')));
   const traces = createTraceStore(ports.redis, ports.config.prefix, 3600);
-  for (let i = 0; i < WARMUP; i++) await runAgent(graph, { runId: `${tag}-warm-${i}`, query: queries[i % queries.length] as string });
+  for (const [i, query] of queries.warmup.entries()) await runAgent(graph, { runId: `${tag}-warm-${i}`, query });
   const ms: number[] = [];
   const nodes: Record<string, number>[] = [];
   const outcomes = { validated: 0, fallback: 0, meanLoops: 0, reusedCandidateSearches: 0 };
-  for (const [i, query] of queries.entries()) {
+  for (const [i, query] of queries.timed.entries()) {
     const runId = `${tag}-run-${i}`;
     const t0 = performance.now();
     const answer = await runAgent(graph, { runId, query });
@@ -81,6 +88,6 @@ export async function measureAgent(ports: Ports, queries: readonly string[], tag
     }
     nodes.push(perNode);
   }
-  outcomes.meanLoops = Math.round((outcomes.meanLoops / Math.max(1, queries.length)) * 100) / 100;
+  outcomes.meanLoops = Math.round((outcomes.meanLoops / Math.max(1, queries.timed.length)) * 100) / 100;
   return { agent: summarise(ms), agentNodesMeanMs: meanByKey(nodes), agentOutcomes: outcomes };
 }

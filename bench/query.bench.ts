@@ -9,10 +9,10 @@ import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
 import type { MaintenanceReport } from '../shared/store/index.ts';
 import { vectorIndexAction } from '../shared/store/lancedb/vector-index.ts';
-import { createPorts } from '../workers/runtime/ports.ts';
+import { createPorts, type Ports } from '../workers/runtime/ports.ts';
 import { gatewayBench, type GatewayFigures } from './query-gateway.ts';
 import { loadSyntheticCorpus, type LoadFigures } from './query-load-corpus.ts';
-import { measureAgent, measureCandidates, overlapAt, type AgentFigures, type CandidateFigures } from './query-measure.ts';
+import { measureAgent, measureCandidates, overlapAt, type AgentFigures, type CandidateFigures, type MeasureQueries } from './query-measure.ts';
 import type { LatencySummary } from './query-stats.ts';
 import { syntheticQueries } from './synthetic-corpus.ts';
 
@@ -109,11 +109,27 @@ function benchConfig(root: string, redisUrl: string, size: number): Config {
   });
 }
 
+/** Untimed questions before each timed series. */
+const WARMUP_QUERIES = 5;
+
+/**
+ * Runs `fn` on ports of its own. The store remembers recent reads (per table version), so each
+ * measured series starts from a store that has seen none of the series before it.
+ */
+async function onFreshPorts<T>(config: Config, fn: (ports: Ports) => Promise<T>): Promise<T> {
+  const ports = await createPorts(config);
+  try {
+    return await fn(ports);
+  } finally {
+    await ports.close();
+  }
+}
+
 /** Runs the whole benchmark; every process and file it starts is stopped and removed before it returns. */
 export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchResult> {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-query-'));
   const redis = await startRedisServer({ dir: path.join(root, 'redis') });
-  const queries = syntheticQueries(opts.queries, opts.seed);
+  const queries: MeasureQueries = { timed: syntheticQueries(opts.queries, opts.seed), warmup: syntheticQueries(WARMUP_QUERIES, opts.seed + 1) };
   const today = new Date().toISOString().slice(0, 10);
   const result: QueryBenchResult = { dimension: 0, embedder: '', sizes: {}, gateway: null, skipped: [], loadAverage: { start: round2(loadavg()[0] ?? 0), end: 0 } };
   const largest = Math.max(...opts.sizes);
@@ -135,36 +151,38 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
           seed: opts.seed,
           onProgress: (n, total) => opts.log(`[${size}]   ${n}/${total} chunks written`),
         });
-        opts.log(`[${size}] loaded in ${load.loadSeconds}s; candidate search × ${queries.length}…`);
+        opts.log(`[${size}] loaded in ${load.loadSeconds}s; candidate search × ${queries.timed.length}…`);
         const disk = diskMb(config.lancedbDir);
         // Before maintenance the vectors have no index yet: the exact scan, for comparison.
         const vs = config.vectorStore;
         const willIndex = vs.kind === 'lancedb' && vectorIndexAction({ rows: await ports.store.countChunks(), index: null }, vs.vectorIndex).action === 'build';
         let before: { candidates: CandidateFigures; agent: AgentFigures } | null = null;
         if (opts.compareExact && willIndex) {
-          const candidates = await measureCandidates(ports, queries, today);
-          opts.log(`[${size}] exact vector scan: candidate p50 ${candidates.latency.p50} ms, p95 ${candidates.latency.p95} ms; agent runs × ${queries.length}…`);
-          const agent = await measureAgent(ports, queries, `b${size}-exact`);
+          const candidates = await onFreshPorts(config, (fresh) => measureCandidates(fresh, queries, today));
+          opts.log(`[${size}] exact vector scan: candidate p50 ${candidates.latency.p50} ms, p95 ${candidates.latency.p95} ms; agent runs × ${queries.timed.length}…`);
+          const agent = await onFreshPorts(config, (fresh) => measureAgent(fresh, queries, `b${size}-exact`));
           opts.log(`[${size}] exact vector scan: agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
           before = { candidates, agent };
         }
         const maintenance = await ports.store.maintain();
-        opts.log(`[${size}] maintenance: vector index ${maintenance.vectorIndex} (${maintenance.reason}) in ${maintenance.seconds}s; candidate search × ${queries.length}…`);
-        const cand = await measureCandidates(ports, queries, today);
+        opts.log(`[${size}] maintenance: vector index ${maintenance.vectorIndex} (${maintenance.reason}) in ${maintenance.seconds}s; candidate search × ${queries.timed.length}…`);
+        const cand = await onFreshPorts(config, (fresh) => measureCandidates(fresh, queries, today));
         const exact: ExactFigures | null = before && {
           candidate: before.candidates.latency,
           overlapAt300: overlapAt(before.candidates.ids, cand.ids, 300),
           overlapAt30: overlapAt(before.candidates.ids, cand.ids, 30),
           ...before.agent,
         };
-        opts.log(`[${size}] candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms; agent runs × ${queries.length}…`);
-        const agent = await measureAgent(ports, queries, `b${size}`);
+        opts.log(`[${size}] candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms; agent runs × ${queries.timed.length}…`);
+        const agent = await onFreshPorts(config, (fresh) => measureAgent(fresh, queries, `b${size}`));
         opts.log(`[${size}] agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
         result.sizes[String(size)] = { chunks: load.chunks, load: { ...load, diskMb: disk }, maintenance, candidate: cand.latency, ...agent, exact };
         if (opts.gateway && size === largest) {
           opts.log(`[${size}] gateway: ${opts.gateway.requests} requests at concurrency ${opts.gateway.concurrency}, workers ${opts.gateway.workers.join(' then ')}…`);
           try {
-            result.gateway = { chunks: size, ...(await gatewayBench({ config, queries, ...opts.gateway, log: opts.log })) };
+            // As many questions as requests, so no request repeats an earlier one by construction.
+            const asked = syntheticQueries(opts.gateway.requests, opts.seed + 2);
+            result.gateway = { chunks: size, ...(await gatewayBench({ config, queries: asked, ...opts.gateway, log: opts.log })) };
           } catch (err) {
             // Keep every other figure: say why the gateway part has none.
             result.skipped.push(`gateway: ${err instanceof Error ? err.message : String(err)}`);

@@ -50,18 +50,15 @@ export interface MmrOptions {
 }
 
 function norm(v: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < v.length; i += 1) s += (v[i] as number) * (v[i] as number);
-  return Math.sqrt(s);
+  return Math.sqrt(dot(v, v));
 }
 
 /** Cosine similarity; 0 when either vector is zero, missing or of another length. */
 export function cosine(a: Float32Array | readonly number[] | null, b: Float32Array | readonly number[] | null): number {
   if (!a || !b || a.length !== b.length || a.length === 0) return 0;
-  let dot = 0;
-  for (let i = 0; i < a.length; i += 1) dot += (a[i] as number) * (b[i] as number);
+  const d = dot(a, b);
   const n = norm(a) * norm(b);
-  return n > 0 && Number.isFinite(dot) ? dot / n : 0;
+  return n > 0 && Number.isFinite(d) ? d / n : 0;
 }
 
 /**

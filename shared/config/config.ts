@@ -46,8 +46,8 @@ export const ConfigSchema = z.object({
   LANCEDB_VECTOR_INDEX_MIN_ROWS: int(1, 1_000_000_000).default(20_000),
   /** LanceDB: delta segments the vector index may gather from writes before it is rebuilt as one. @defaultValue 8 */
   LANCEDB_VECTOR_INDEX_MAX_SEGMENTS: int(1, 1000).default(8),
-  /** LanceDB: a filtered search matching at most this many chunks scans them exactly instead of using the vector index. @defaultValue 5000 */
-  LANCEDB_FLAT_SEARCH_CUTOFF: int(0, 1_000_000_000).default(5_000),
+  /** LanceDB: a filtered search matching at most this many chunks scans them exactly instead of using the vector index. @defaultValue 20000 */
+  LANCEDB_FLAT_SEARCH_CUTOFF: int(0, 1_000_000_000).default(20_000),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */

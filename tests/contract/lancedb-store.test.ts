@@ -220,6 +220,27 @@ describe('lancedb adapter specifics', () => {
     await store.close();
   });
 
+  it('searches remember rows per table version: a caller cannot change what the next search returns, a write can', async () => {
+    const store = await createLanceDbStore({ dir: tempDir() });
+    await store.ensureSchema({ dimension: DIM });
+    const chunks = Object.values(corpus());
+    await store.upsertChunks(chunks);
+    const q = { text: '출산 장려금', vector: [1, 0.5, 0, 1], alpha: 0.5, limit: 5, withVectors: true };
+    const first = await store.hybrid(q);
+    const expected = structuredClone(first);
+    for (const h of first) {
+      h.chunk.entities.push('changed by the caller');
+      h.chunk.body = 'changed';
+      h.vector?.fill(9);
+    }
+    expect(await store.hybrid(q)).toEqual(expected);
+    const top = chunks.find((c) => c.chunk_id === expected[0]!.chunk.chunk_id)!;
+    await store.upsertChunks([{ ...top, page_start: 41, page_end: 42 }]);
+    const after = await store.hybrid(q);
+    expect(after.find((h) => h.chunk.chunk_id === top.chunk_id)?.chunk).toMatchObject({ page_start: 41, page_end: 42 });
+    await store.close();
+  });
+
   it('persists across reopen, and a second instance (another process) sees writes at once', async () => {
     const dir = tempDir();
     const a = await createVectorStore({ kind: 'lancedb', dir });

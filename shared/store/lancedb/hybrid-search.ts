@@ -40,19 +40,23 @@ export interface SideHit {
  * - `sides`: each hybrid side's hits, by filter, size, cutoff and the terms or the query
  *   vector's hash. A validator loop asks a side again with the same question vector (a PIVOT
  *   changes only the keyword text and alpha), and people ask the same questions again.
+ * - `rows`: hits' rows read by address (loops and the narrowed search read many rows again).
  * - `countRows`: rows matching a filter. The narrowed search counts its branch, then searches
  *   it (the vector side counts it again); the temporal clamp repeats all day.
  */
 export interface SearchCaches {
   sides: Lru<string, readonly SideHit[]>;
+  /** Rows read by address, by version and address: the narrowed search and a loop's searches read many of the rows the last search read. */
+  rows: Lru<string, ReadHit>;
   countRows(table: lancedb.Table, where: string | undefined): Promise<number>;
 }
 
-/** {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates) and 256 counts. */
+/** {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates), 4096 rows (~4 KB each) and 256 counts. */
 export function createSearchCaches(): SearchCaches {
   const counts = createLru<string, number>(256);
   return {
     sides: createLru(256),
+    rows: createLru(4096),
     async countRows(table, where) {
       if (!where) return table.countRows();
       const key = `${await table.version()}\u0000${where}`;
@@ -127,20 +131,22 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
     req.alpha,
     req.limit,
   );
-  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true);
+  const rows = req.caches ? { cache: req.caches.rows, version } : undefined;
+  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true, rows);
   return fused.flatMap((f) => {
     const found = read.get(f.id);
     // Deleted between the two phases: it is gone, as it would be from a search a moment later.
     if (!found) return [];
+    // Copies: what a caller does with its hits never reaches the row cache.
     const hit: HybridHit = {
-      chunk: found.chunk,
+      chunk: { ...found.chunk, entities: [...found.chunk.entities] },
       score: f.score,
       keywordScore: f.keywordScore,
       vectorScore: f.vectorScore,
       bm25: bm25.get(f.id) ?? null,
       cosine: cosine.get(f.id) ?? null,
     };
-    if (found.vector) hit.vector = found.vector;
+    if (req.withVectors && found.vector) hit.vector = Float32Array.from(found.vector);
     return hit;
   });
 }
@@ -173,7 +179,7 @@ export async function vectorSideQuery(table: lancedb.Table, req: Omit<HybridRequ
 }
 
 /** A hit's chunk as read, and its vector when asked for. */
-interface ReadHit {
+export interface ReadHit {
   chunk: StoredChunkWithoutVector;
   vector?: Float32Array;
 }
@@ -184,23 +190,44 @@ interface ReadHit {
  * or deletes between the search and this read can move a row or put another in its place, so
  * every row read by address is checked against the id it should hold. The ids whose address no
  * longer holds them, and rows written before the payload existed, are read again by id from the
- * columns (the B-tree on chunk_id).
+ * columns (the B-tree on chunk_id). With `rows`, rows already read at the same address of the same
+ * table version (and holding the same id) are not read again.
  */
-export async function readHits(table: lancedb.Table, hits: readonly { id: string; rowId: bigint }[], withVectors: boolean): Promise<Map<string, ReadHit>> {
+export async function readHits(
+  table: lancedb.Table,
+  hits: readonly { id: string; rowId: bigint }[],
+  withVectors: boolean,
+  rows?: { cache: Lru<string, ReadHit>; version: number },
+): Promise<Map<string, ReadHit>> {
   const vectorColumn = withVectors ? ['vector'] : [];
   const found = new Map<string, ReadHit>();
-  if (hits.length === 0) return found;
-  const wanted = new Set(hits.map((h) => h.id));
-  const read = (chunk: StoredChunkWithoutVector, row: Row) => found.set(chunk.chunk_id, withVectors ? { chunk, vector: rowVector(row) } : { chunk });
+  const address = (rowId: bigint) => `${rows?.version}\u0000${rowId}`;
+  const rowIdOf = new Map(hits.map((h) => [h.id, h.rowId]));
+  const take: { id: string; rowId: bigint }[] = [];
+  for (const h of hits) {
+    const known = rows?.cache.get(address(h.rowId));
+    if (known && known.chunk.chunk_id === h.id && (!withVectors || known.vector)) found.set(h.id, known);
+    else take.push(h);
+  }
+  if (take.length === 0) return found;
+  const wanted = new Set(take.map((h) => h.id));
+  const read = (chunk: StoredChunkWithoutVector, row: Row) => {
+    const hit: ReadHit = withVectors ? { chunk, vector: rowVector(row) } : { chunk };
+    found.set(chunk.chunk_id, hit);
+    return hit;
+  };
   try {
-    for (const row of (await table.takeRowIds(hits.map((h) => h.rowId)).select([PAYLOAD_COLUMN, ...vectorColumn]).toArray()) as Row[]) {
+    for (const row of (await table.takeRowIds(take.map((h) => h.rowId)).select([PAYLOAD_COLUMN, ...vectorColumn]).toArray()) as Row[]) {
       const chunk = payloadChunk(row);
-      if (chunk && wanted.has(chunk.chunk_id)) read(chunk, row);
+      if (!chunk || !wanted.has(chunk.chunk_id)) continue;
+      const hit = read(chunk, row);
+      // Only rows found at their address are remembered there.
+      rows?.cache.set(address(rowIdOf.get(chunk.chunk_id) as bigint), hit);
     }
   } catch {
     // An address past the end of a rewritten fragment: read them all by id below.
   }
-  const rest = hits.filter((h) => !found.has(h.id)).map((h) => h.id);
+  const rest = take.filter((h) => !found.has(h.id)).map((h) => h.id);
   for (const row of (await readRowsById(table, rest, [...CHUNK_COLUMNS, ...vectorColumn])).values()) read(rowToChunk(row), row);
   return found;
 }

@@ -69,7 +69,7 @@ export interface LanceDbStoreOptions {
   /**
    * A filtered search whose filter matches at most this many chunks scans them exactly instead of
    * using the vector index (see DEFAULT_FLAT_SEARCH_CUTOFF).
-   * @defaultValue DEFAULT_FLAT_SEARCH_CUTOFF (5000)
+   * @defaultValue DEFAULT_FLAT_SEARCH_CUTOFF (20000)
    */
   flatSearchCutoff?: number;
 }

@@ -9,7 +9,7 @@ import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } f
  */
 export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
   if (!(await chunks.schema()).fields.some((f) => f.name === PAYLOAD_COLUMN)) {
-    // A nullable utf8 column of nulls, as payloadField() declares it.
+    // A nullable utf8 column of nulls, as chunksSchema declares it.
     await chunks.addColumns([{ name: PAYLOAD_COLUMN, valueSql: 'CAST(NULL AS STRING)' }]);
   }
   if ((await chunks.indexStats(FTS_INDEX)) === undefined) {

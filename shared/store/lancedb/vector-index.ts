@@ -16,14 +16,15 @@ export function hnswEf(candidates: number): number {
 /**
  * Filtered vector searches whose filter leaves at most this many chunks skip the index and scan
  * those chunks exactly, as Weaviate's `flatSearchCutoff` does. Measured at 100k chunks: the exact
- * scan costs ~12 ms plus ~1.2 ms per thousand matching chunks (it reads each one's vector), while
- * an HNSW search under a filter costs ~8–16 ms when the question's neighbours mostly pass the
- * filter (the narrowed search's branches, chosen by the question's own facet weights), but
- * wanders the graph when they mostly fail it (an English question narrowed to Korean law: ~75 ms
- * for a 19k-chunk branch, and only ~88% of the exact top 200). Up to this size the scan bounds
- * that worst case at ~18 ms and misses nothing; above it the index is the better bet.
+ * scan costs ~12 ms plus ~1.2 ms per thousand matching chunks (it reads each one's vector), so
+ * ~35 ms for a 19k-chunk branch, every time, missing nothing. An HNSW search under a filter costs
+ * ~8–16 ms when the question's neighbours mostly pass the filter, but wanders the graph when they
+ * mostly fail it: ~75 ms for an English question narrowed to 19k Korean chunks, up to ~100 ms for
+ * some of the agent's drill-down branches, and only ~88% of the exact top 200. The agent's p95
+ * is made of its validator loops, whose drill-down searches are such filtered searches, so the
+ * bounded, exact scan is the better choice up to this size.
  */
-export const DEFAULT_FLAT_SEARCH_CUTOFF = 5_000;
+export const DEFAULT_FLAT_SEARCH_CUTOFF = 20_000;
 
 /** When the store indexes its vectors (see {@link vectorIndexAction}). */
 export interface VectorIndexPolicy {

@@ -40,23 +40,28 @@ export interface SideHit {
  * - `sides`: each hybrid side's hits, by filter, size, cutoff and the terms or the query
  *   vector's hash. A validator loop asks a side again with the same question vector (a PIVOT
  *   changes only the keyword text and alpha), and people ask the same questions again.
- * - `rows`: hits' rows read by address (loops and the narrowed search read many rows again).
+ * - `rowsAt`: hits' rows read by address at the newest version (a loop's searches and the
+ *   narrowed search read many of the rows the last search read).
  * - `countRows`: rows matching a filter. The narrowed search counts its branch, then searches
  *   it (the vector side counts it again); the temporal clamp repeats all day.
  */
 export interface SearchCaches {
   sides: Lru<string, readonly SideHit[]>;
-  /** Rows read by address, by version and address: the narrowed search and a loop's searches read many of the rows the last search read. */
-  rows: Lru<string, ReadHit>;
+  /** Rows read by address at `version` (only the newest version's are kept). */
+  rowsAt(version: number): Lru<bigint, ReadHit>;
   countRows(table: lancedb.Table, where: string | undefined): Promise<number>;
 }
 
 /** {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates), 4096 rows (~4 KB each) and 256 counts. */
 export function createSearchCaches(): SearchCaches {
   const counts = createLru<string, number>(256);
+  let rows = { version: -1, cache: createLru<bigint, ReadHit>(4096) };
   return {
     sides: createLru(256),
-    rows: createLru(4096),
+    rowsAt(version) {
+      if (rows.version !== version) rows = { version, cache: createLru(4096) };
+      return rows.cache;
+    },
     async countRows(table, where) {
       if (!where) return table.countRows();
       const key = `${await table.version()}\u0000${where}`;
@@ -131,8 +136,7 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
     req.alpha,
     req.limit,
   );
-  const rows = req.caches ? { cache: req.caches.rows, version } : undefined;
-  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true, rows);
+  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true, req.caches?.rowsAt(version));
   return fused.flatMap((f) => {
     const found = read.get(f.id);
     // Deleted between the two phases: it is gone, as it would be from a search a moment later.
@@ -190,22 +194,21 @@ export interface ReadHit {
  * or deletes between the search and this read can move a row or put another in its place, so
  * every row read by address is checked against the id it should hold. The ids whose address no
  * longer holds them, and rows written before the payload existed, are read again by id from the
- * columns (the B-tree on chunk_id). With `rows`, rows already read at the same address of the same
- * table version (and holding the same id) are not read again.
+ * columns (the B-tree on chunk_id). With `rows` (the rows read at this table version, by address),
+ * rows already read at the same address (and holding the same id) are not read again.
  */
 export async function readHits(
   table: lancedb.Table,
   hits: readonly { id: string; rowId: bigint }[],
   withVectors: boolean,
-  rows?: { cache: Lru<string, ReadHit>; version: number },
+  rows?: Lru<bigint, ReadHit>,
 ): Promise<Map<string, ReadHit>> {
   const vectorColumn = withVectors ? ['vector'] : [];
   const found = new Map<string, ReadHit>();
-  const address = (rowId: bigint) => `${rows?.version}\u0000${rowId}`;
   const rowIdOf = new Map(hits.map((h) => [h.id, h.rowId]));
   const take: { id: string; rowId: bigint }[] = [];
   for (const h of hits) {
-    const known = rows?.cache.get(address(h.rowId));
+    const known = rows?.get(h.rowId);
     if (known && known.chunk.chunk_id === h.id && (!withVectors || known.vector)) found.set(h.id, known);
     else take.push(h);
   }
@@ -222,7 +225,7 @@ export async function readHits(
       if (!chunk || !wanted.has(chunk.chunk_id)) continue;
       const hit = read(chunk, row);
       // Only rows found at their address are remembered there.
-      rows?.cache.set(address(rowIdOf.get(chunk.chunk_id) as bigint), hit);
+      rows?.set(rowIdOf.get(chunk.chunk_id) as bigint, hit);
     }
   } catch {
     // An address past the end of a rewritten fragment: read them all by id below.

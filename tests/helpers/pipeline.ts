@@ -66,9 +66,12 @@ export async function settle(service: Service, opts: { docIds?: string[]; count?
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const statuses = await waitForSettled(service.ports.status, { docIds: opts.docIds, timeoutMs, intervalMs: 100 });
+  const settled = await waitForSettled(service.ports.status, { docIds: opts.docIds, timeoutMs, intervalMs: 100 });
   await waitForDrained(service.ports.queues, Math.max(1000, deadline - Date.now()));
-  return statuses;
+  // Read again once the queues are drained: a stage records its timing just after its handler
+  // returns, and the last stage's handler is what marks the document indexed.
+  const ids = new Set(settled.map((s) => s.docId));
+  return (await service.ports.status.list()).filter((s) => ids.has(s.docId));
 }
 
 export async function queueTotals(service: Service): Promise<{ open: number; completed: number; failed: number }> {

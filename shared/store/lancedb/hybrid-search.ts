@@ -21,7 +21,10 @@ export interface HybridRequest {
   /** A filter matching at most this many rows is searched exactly, not through the vector index. */
   flatSearchCutoff: number;
   withVectors?: boolean;
-  /** The store's caches of this table's reads; none → every side is searched, every filter counted. */
+  /**
+   * The store's caches of this table's reads (a store has one flat-search cutoff, so it is not
+   * part of their keys); none → every side is searched, every filter counted.
+   */
   caches?: SearchCaches;
 }
 
@@ -35,43 +38,48 @@ export interface SideHit {
 }
 
 /**
- * What a store remembers of its chunks table's reads, keyed by the table version they were read
- * at: any write makes a new version, so nothing cached outlives the data it was read from.
- * - `sides`: each hybrid side's hits, by filter, size, cutoff and the terms or the query
- *   vector's hash. A validator loop asks a side again with the same question vector (a PIVOT
- *   changes only the keyword text and alpha), and people ask the same questions again.
- * - `rowsAt`: hits' rows read by address at the newest version (a loop's searches and the
- *   narrowed search read many of the rows the last search read).
- * - `countRows`: rows matching a filter. The narrowed search counts its branch, then searches
- *   it (the vector side counts it again); the temporal clamp repeats all day.
+ * What a store remembers of its chunks table's reads at one table version: any write makes a new
+ * version, and {@link SearchCaches.at} starts afresh for it, so nothing cached outlives the data
+ * it was read from.
+ * - `sides`: each hybrid side's hits, by filter, size and the terms or the query vector's hash.
+ *   A validator loop asks a side again with the same question vector (a PIVOT changes only the
+ *   keyword text and alpha), and people ask the same questions again.
+ * - `rows`: hits' rows read by address (a loop's searches and the narrowed search read many of
+ *   the rows the last search read).
+ * - `counts`: rows matching a filter. The narrowed search counts its branch, then searches it
+ *   (the vector side counts it again); the temporal clamp repeats all day.
  */
-export interface SearchCaches {
+export interface VersionCaches {
   sides: Lru<string, readonly SideHit[]>;
-  /** Rows read by address at `version` (only the newest version's are kept). */
-  rowsAt(version: number): Lru<bigint, ReadHit>;
-  countRows(table: lancedb.Table, where: string | undefined): Promise<number>;
+  rows: Lru<bigint, ReadHit>;
+  counts: Lru<string, number>;
+}
+
+/** A store's {@link VersionCaches}, kept for the newest table version read. */
+export interface SearchCaches {
+  at(version: number): VersionCaches;
 }
 
 /** {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates), 4096 rows (~4 KB each) and 256 counts. */
 export function createSearchCaches(): SearchCaches {
-  const counts = createLru<string, number>(256);
-  let rows = { version: -1, cache: createLru<bigint, ReadHit>(4096) };
+  const fresh = (): VersionCaches => ({ sides: createLru(256), rows: createLru(4096), counts: createLru(256) });
+  let current = { version: -1, caches: fresh() };
   return {
-    sides: createLru(256),
-    rowsAt(version) {
-      if (rows.version !== version) rows = { version, cache: createLru(4096) };
-      return rows.cache;
-    },
-    async countRows(table, where) {
-      if (!where) return table.countRows();
-      const key = `${await table.version()}\u0000${where}`;
-      const known = counts.get(key);
-      if (known !== undefined) return known;
-      const n = await table.countRows(where);
-      counts.set(key, n);
-      return n;
+    at(version) {
+      if (current.version !== version) current = { version, caches: fresh() };
+      return current.caches;
     },
   };
+}
+
+/** Rows matching `where` (all rows without one), remembered in `counts` when given. */
+export async function countMatching(table: lancedb.Table, where: string | undefined, counts?: Lru<string, number>): Promise<number> {
+  if (!where) return table.countRows();
+  const known = counts?.get(where);
+  if (known !== undefined) return known;
+  const n = await table.countRows(where);
+  counts?.set(where, n);
+  return n;
 }
 
 /**
@@ -87,15 +95,14 @@ export function createSearchCaches(): SearchCaches {
  */
 export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Promise<HybridHit[]> {
   const terms = keywordText(req.text);
-  const sides = req.caches?.sides;
-  const version = sides ? await table.version() : 0;
+  const caches = req.caches?.at(await table.version());
   const cached = async (side: string, run: () => Promise<SideHit[]>): Promise<readonly SideHit[]> => {
-    if (!sides) return run();
-    const key = [version, req.where ?? '', req.candidates, req.flatSearchCutoff, side].join('\u0000');
-    const hit = sides.get(key);
+    if (!caches) return run();
+    const key = `${req.where ?? ''}\u0000${req.candidates}\u0000${side}`;
+    const hit = caches.sides.get(key);
     if (hit) return hit;
     const hits = await run();
-    sides.set(key, hits);
+    caches.sides.set(key, hits);
     return hits;
   };
 
@@ -108,11 +115,11 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
     });
   };
   const vectorSide = async (): Promise<readonly SideHit[]> => {
-    // A zero vector has no direction (cosine is undefined): that side finds nothing.
-    if (req.alpha <= 0 || !Array.from(req.vector).some((x) => x !== 0)) return [];
     const vector = Float32Array.from(req.vector);
+    // A zero vector has no direction (cosine is undefined): that side finds nothing.
+    if (req.alpha <= 0 || !vector.some((x) => x !== 0)) return [];
     return cached(`vector ${createHash('sha256').update(new Uint8Array(vector.buffer)).digest('base64')}`, async () => {
-      const query = await vectorSideQuery(table, { ...req, vector });
+      const query = await vectorSideQuery(table, { ...req, vector }, caches?.counts);
       // cosine distance = 1 - similarity
       return ((await query.toArray()) as Row[]).map((row) => ({ id: String(row.chunk_id), rowId: row._rowid as bigint, score: 1 - Number(row._distance) }));
     });
@@ -136,7 +143,7 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
     req.alpha,
     req.limit,
   );
-  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true, req.caches?.rowsAt(version));
+  const read = await readHits(table, fused.map((f) => ({ id: f.id, rowId: rowIdOf.get(f.id) as bigint })), req.withVectors === true, caches?.rows);
   return fused.flatMap((f) => {
     const found = read.get(f.id);
     // Deleted between the two phases: it is gone, as it would be from a search a moment later.
@@ -160,7 +167,11 @@ export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Pr
  * rows under the filter. Through the HNSW index when there is one, unless the filter leaves at
  * most `flatSearchCutoff` rows: those are scanned exactly (see DEFAULT_FLAT_SEARCH_CUTOFF).
  */
-export async function vectorSideQuery(table: lancedb.Table, req: Omit<HybridRequest, 'text' | 'alpha' | 'limit'>): Promise<lancedb.VectorQuery> {
+export async function vectorSideQuery(
+  table: lancedb.Table,
+  req: Omit<HybridRequest, 'text' | 'alpha' | 'limit' | 'caches'>,
+  counts?: Lru<string, number>,
+): Promise<lancedb.VectorQuery> {
   // ef and refine only matter when an ANN index exists (see vector-index.ts); refine keeps the
   // returned cosine exact, so fusion normalises true similarities either way.
   let query = table
@@ -176,8 +187,7 @@ export async function vectorSideQuery(table: lancedb.Table, req: Omit<HybridRequ
     query = query.where(req.where);
     // The count reads only the scalar indexes (~2 ms at 100k chunks), while the keyword side runs;
     // the narrowed search has just counted its branch, and the clamp of the day repeats.
-    const matching = await (req.caches ? req.caches.countRows(table, req.where) : table.countRows(req.where));
-    if (matching <= req.flatSearchCutoff) query = query.bypassVectorIndex();
+    if ((await countMatching(table, req.where, counts)) <= req.flatSearchCutoff) query = query.bypassVectorIndex();
   }
   return query;
 }
@@ -194,8 +204,8 @@ export interface ReadHit {
  * or deletes between the search and this read can move a row or put another in its place, so
  * every row read by address is checked against the id it should hold. The ids whose address no
  * longer holds them, and rows written before the payload existed, are read again by id from the
- * columns (the B-tree on chunk_id). With `rows` (the rows read at this table version, by address),
- * rows already read at the same address (and holding the same id) are not read again.
+ * columns (the B-tree on chunk_id). With `rows` (those read at the table version the hits were
+ * found at), rows already read at the same address (and holding the same id) are not read again.
  */
 export async function readHits(
   table: lancedb.Table,

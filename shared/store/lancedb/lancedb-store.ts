@@ -15,7 +15,7 @@ import { upgradeChunksTable, upgradeDocumentsTable } from './table-upgrades.ts';
 import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
-import { createSearchCaches, hybridSearch, readRowsById } from './hybrid-search.ts';
+import { countMatching, createSearchCaches, hybridSearch, readRowsById } from './hybrid-search.ts';
 import {
   CHUNK_COLUMNS,
   CHUNKS_TABLE,
@@ -335,7 +335,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       const sql = where(filter);
       return guarded('countChunks', async () => {
         const table = await openTable(CHUNKS_TABLE);
-        return table ? caches.countRows(table, sql) : 0;
+        return table ? countMatching(table, sql, caches.at(await table.version()).counts) : 0;
       });
     },
 

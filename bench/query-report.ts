@@ -2,19 +2,14 @@
 import { TARGETS, type QueryBenchResult, type SizeFigures } from './query.bench.ts';
 import type { LatencySummary } from './query-stats.ts';
 
-type BySize = Record<string, number>;
-
-function bySize(r: QueryBenchResult, f: (s: SizeFigures) => number | undefined): BySize {
-  const out: BySize = {};
+/** `f` of every size's figures, keyed by size; sizes where it is undefined are left out. */
+function bySize<T>(r: QueryBenchResult, f: (s: SizeFigures) => T | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
   for (const [size, s] of Object.entries(r.sizes)) {
     const v = f(s);
     if (v !== undefined) out[size] = v;
   }
   return out;
-}
-
-function bySizeValue(r: QueryBenchResult, f: (s: SizeFigures) => string): Record<string, string> {
-  return Object.fromEntries(Object.entries(r.sizes).map(([size, s]) => [size, f(s)]));
 }
 
 const met = (value: number | undefined, target: number) => (value === undefined ? null : value <= target);
@@ -34,7 +29,7 @@ export function queryJson(r: QueryBenchResult): Record<string, unknown> {
     gatewayP50Ms: Object.fromEntries(runs.map((g) => [String(g.workers), g.p50Ms])),
     gatewayP95Ms: Object.fromEntries(runs.map((g) => [String(g.workers), g.p95Ms])),
     loadSeconds: bySize(r, (s) => s.load.loadSeconds),
-    vectorIndex: bySizeValue(r, (s) => s.maintenance.vectorIndex),
+    vectorIndex: bySize(r, (s) => s.maintenance.vectorIndex),
     exactVectorScan: {
       candidateP95Ms: bySize(r, (s) => s.exact?.candidate.p95),
       candidateP50Ms: bySize(r, (s) => s.exact?.candidate.p50),

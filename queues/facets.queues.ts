@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FACET_NAMES, FacetName } from '../shared/store/facet-values.ts';
+import { VECTOR_INDEX_STATES } from '../shared/store/vector-store.ts';
 import { defineQueue } from './define-queue.ts';
 import { jobOptions, type QueueClient } from './queue-client.ts';
 
@@ -34,7 +35,7 @@ export const facetRebuildQueue = defineQueue({
     embedded: z.number().int(),
     cached: z.number().int(),
     /** What the store's maintenance did after the rebuild (see VectorStore.maintain). */
-    index: z.object({ vectorIndex: z.enum(['exact', 'current', 'built', 'rebuilt', 'server']), reason: z.string(), seconds: z.number() }),
+    index: z.object({ vectorIndex: z.enum(VECTOR_INDEX_STATES), reason: z.string(), seconds: z.number() }),
   }),
   // A rebuild reads the whole store; retried a few times (the store may be busy), then the next
   // upsert asks again anyway.

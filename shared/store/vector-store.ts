@@ -93,13 +93,17 @@ export interface ScanQuery<F extends ChunkField> {
 /** One row of a scan: exactly the asked fields. */
 export type ScannedChunk<F extends ChunkField> = Pick<StoredChunkWithoutVector, F>;
 
+/**
+ * The vector index after maintenance: `exact` (none: the store is small enough to scan),
+ * `current` (nothing to do), `built`, `rebuilt`, or `server` (the server keeps it current on
+ * every write).
+ */
+export const VECTOR_INDEX_STATES = ['exact', 'current', 'built', 'rebuilt', 'server'] as const;
+
 /** What {@link VectorStore.maintain} found and did. */
 export interface MaintenanceReport {
-  /**
-   * The vector index now: `exact` (none: the store is small enough to scan), `current` (nothing
-   * to do), `built`, `rebuilt`, or `server` (the server keeps it current on every write).
-   */
-  vectorIndex: 'exact' | 'current' | 'built' | 'rebuilt' | 'server';
+  /** See {@link VECTOR_INDEX_STATES}. */
+  vectorIndex: (typeof VECTOR_INDEX_STATES)[number];
   /** The numbers the decision was made on. */
   reason: string;
   seconds: number;

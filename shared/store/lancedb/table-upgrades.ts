@@ -1,6 +1,10 @@
 import * as lancedb from '@lancedb/lancedb';
 import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from './schema.ts';
 
+async function indexNames(table: lancedb.Table): Promise<Set<string>> {
+  return new Set((await table.listIndices()).map((i) => i.name));
+}
+
 /**
  * Brings a chunks table up to what this version reads: the full-text index, the scalar indexes
  * and the payload column. New tables get them here while empty; stores made before one existed
@@ -12,11 +16,13 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
     // A nullable utf8 column of nulls, as chunksSchema declares it.
     await chunks.addColumns([{ name: PAYLOAD_COLUMN, valueSql: 'CAST(NULL AS STRING)' }]);
   }
-  if ((await chunks.indexStats(FTS_INDEX)) === undefined) {
+  // One listing, not a lookup per index: every upsert job calls ensureSchema.
+  const present = await indexNames(chunks);
+  if (!present.has(FTS_INDEX)) {
     await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
   }
   for (const index of SCALAR_INDEXES) {
-    if ((await chunks.indexStats(index.name)) !== undefined) continue;
+    if (present.has(index.name)) continue;
     const config = index.kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree();
     await chunks.createIndex(index.column, { config, name: index.name, replace: false });
   }
@@ -28,7 +34,7 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
  * them in. Idempotent.
  */
 export async function upgradeDocumentsTable(documents: lancedb.Table): Promise<void> {
-  if ((await documents.indexStats(DOC_ID_INDEX)) === undefined) {
+  if (!(await indexNames(documents)).has(DOC_ID_INDEX)) {
     await documents.createIndex('doc_id', { config: lancedb.Index.btree(), name: DOC_ID_INDEX, replace: false });
   }
 }

@@ -8,7 +8,7 @@ import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
-import { vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
+import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
 import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
 import { VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
@@ -238,6 +238,48 @@ describe('lancedb adapter specifics', () => {
     await store.upsertChunks([{ ...top, page_start: 41, page_end: 42 }]);
     const after = await store.hybrid(q);
     expect(after.find((h) => h.chunk.chunk_id === top.chunk_id)?.chunk).toMatchObject({ page_start: 41, page_end: 42 });
+    await store.close();
+  });
+
+  it('a compaction between a search and its row reads moves every row: the search runs again and loses nothing', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir });
+    await store.ensureSchema({ dimension: DIM });
+    // Three writes, three fragments; the compaction below merges them, so every row moves.
+    for (const tag of ['a', 'b', 'c']) await store.upsertChunks(manyChunks(40, tag));
+    const q = { text: 'passage 출산 장려금', vector: [1, 3, 0, 1], alpha: 0.5, limit: 30 };
+    const expected = await store.hybrid(q);
+    expect(expected).toHaveLength(30);
+
+    // Another process's handle; its first row read waits for a compaction committed by the store.
+    const db = await lancedb.connect(join(dir), { readConsistencyInterval: 0 });
+    const table = await db.openTable(CHUNKS_TABLE);
+    const reads: bigint[][] = [];
+    const racing = new Proxy(table, {
+      get(target, prop, receiver) {
+        if (prop !== 'takeRowIds') return Reflect.get(target, prop, receiver);
+        return (rowIds: bigint[]) => {
+          let columns: string[] = [];
+          const take = {
+            withRowId: () => take,
+            select: (c: string[]) => ((columns = c), take),
+            toArray: async () => {
+              reads.push(rowIds);
+              if (reads.length === 1) await store.optimize();
+              return target.takeRowIds(rowIds).withRowId().select(columns).toArray();
+            },
+          };
+          return take;
+        };
+      },
+    });
+    const hits = await hybridSearch(racing, { text: q.text, vector: q.vector, alpha: q.alpha, where: undefined, limit: q.limit, candidates: 100, flatSearchCutoff: 100 });
+    // The first attempt's addresses were all gone after the compaction; the second found the rows.
+    expect(reads.length).toBe(2);
+    expect(reads[1]!.some((a) => reads[0]!.includes(a))).toBe(false);
+    expect(hits).toEqual(expected);
+    table.close();
+    db.close();
     await store.close();
   });
 

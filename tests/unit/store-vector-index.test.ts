@@ -19,8 +19,8 @@ describe('vectorIndexAction', () => {
     expect(vectorIndexAction({ rows: 10, index: { segments: 1, unindexedRows: 0 } }, policy)).toMatchObject({ action: 'none' });
   });
 
-  it('searches look at ten times the hits they want, at least 1000', () => {
-    expect(hnswEf(300)).toBe(3000);
+  it('searches look at seven times the hits they want, at least 1000', () => {
+    expect(hnswEf(300)).toBe(2100);
     expect(hnswEf(20)).toBe(1000);
   });
 });

@@ -10,7 +10,7 @@ import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts'
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
 import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
-import { VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
+import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import { DIM, DOC_A, DOC_B, VERSION, corpus, documents, makeChunk } from './store-fixtures.ts';
@@ -127,6 +127,31 @@ describe('lancedb adapter specifics', () => {
     expect(await vectorIndexSegments(dir)).toBe(1);
     expect((await store.hybrid(q))[0]?.chunk.chunk_id).toBe(late.chunk_id);
     expect(await store.countChunks()).toBe(421);
+    await store.close();
+  });
+
+  it('maintain() rebuilds a vector index an older Quarry built with a weaker graph', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 8 } });
+    await store.ensureSchema({ dimension: DIM });
+    await store.upsertChunks(Array.from({ length: 320 }, (_, i) => makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'old', body: `old passage ${i}`, vector: [Math.cos(i), Math.sin(i), 1, 0] })));
+    const withTable = async <T>(fn: (table: lancedb.Table) => Promise<T>): Promise<T> => {
+      const db = await lancedb.connect(dir);
+      const table = await db.openTable(CHUNKS_TABLE);
+      try {
+        return await fn(table);
+      } finally {
+        table.close();
+        db.close();
+      }
+    };
+    const efConstruction = () => withTable(async (t) => (await t.listIndices()).find((i) => i.name === VECTOR_INDEX)?.indexDetails?.hnsw?.construction_ef);
+    // As the older build did: LanceDB's default graph.
+    await withTable((t) => t.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX }));
+    expect(await efConstruction()).toBe(300);
+    expect(await store.maintain()).toMatchObject({ vectorIndex: 'rebuilt', reason: `graph built with efConstruction 300 < ${HNSW_EF_CONSTRUCTION}: rebuild` });
+    expect(await efConstruction()).toBe(HNSW_EF_CONSTRUCTION);
+    expect(await store.maintain()).toMatchObject({ vectorIndex: 'current' });
     await store.close();
   });
 

@@ -32,7 +32,7 @@ import {
   rowVector,
 } from './schema.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
-import { buildVectorIndex, DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, VECTOR_INDEX, vectorIndexAction, type VectorIndexPolicy } from './vector-index.ts';
+import { buildVectorIndex, DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, vectorIndexAction, vectorIndexOf, type VectorIndexPolicy } from './vector-index.ts';
 import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
@@ -370,10 +370,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       if (documents) await lock(() => withConflictRetry('maintain', () => optimizeNow(documents)));
       const table = await guarded('maintain', () => openTable(CHUNKS_TABLE));
       if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
-      const state = await guarded('maintain', async () => {
-        const stats = await table.indexStats(VECTOR_INDEX);
-        return { rows: await table.countRows(), index: stats ? { segments: stats.numIndices ?? 1, unindexedRows: stats.numUnindexedRows } : null };
-      });
+      const state = await guarded('maintain', async () => ({ rows: await table.countRows(), index: vectorIndexOf(await table.listIndices()) }));
       const { action, reason } = vectorIndexAction(state, options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY);
       if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };
       // Not under the write lock: the build takes tens of seconds and commits alongside writes

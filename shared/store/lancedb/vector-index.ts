@@ -53,10 +53,27 @@ export interface VectorIndexPolicy {
 
 export const DEFAULT_VECTOR_INDEX_POLICY: VectorIndexPolicy = { minRows: 20_000, maxSegments: 8 };
 
-/** What the store knows about its vector index: none, or its segments and unindexed rows. */
+/** What the store knows about its vector index: none, or its segments, unindexed rows and build. */
 export interface VectorIndexState {
   rows: number;
-  index: { segments: number; unindexedRows: number } | null;
+  index: {
+    segments: number;
+    unindexedRows: number;
+    /** The graph's build-time candidate-list size as the index records it; null when it does not say. */
+    efConstruction: number | null;
+  } | null;
+}
+
+/** The vector index's {@link VectorIndexState} from the table's index listing; null when it has none. */
+export function vectorIndexOf(indices: readonly lancedb.IndexConfig[]): VectorIndexState['index'] {
+  const found = indices.find((i) => i.name === VECTOR_INDEX);
+  if (!found) return null;
+  const efConstruction = Number((found.indexDetails as { hnsw?: { construction_ef?: unknown } } | undefined)?.hnsw?.construction_ef);
+  return {
+    segments: found.numSegments ?? 1,
+    unindexedRows: found.numUnindexedRows ?? 0,
+    efConstruction: Number.isFinite(efConstruction) ? efConstruction : null,
+  };
 }
 
 /** What {@link vectorIndexAction} decided, and the numbers it decided on. */
@@ -68,8 +85,11 @@ export interface VectorIndexDecision {
 /**
  * Whether the vector index should be built, rebuilt or left alone. Pure. A small store gets none
  * (exact search); a store that grew past `minRows` gets one; an index fragmented into more than
- * `maxSegments` delta segments is rebuilt. Unindexed rows alone never trigger a rebuild: every
- * write's `optimize()` folds them in as a segment, and until then they are searched exactly.
+ * `maxSegments` delta segments is rebuilt, and so is one whose graph was built with a shorter
+ * candidate list than {@link HNSW_EF_CONSTRUCTION} (by an older Quarry): {@link hnswEf} is sized
+ * for the better graph, and on the weaker one it finds ~6 points less of the exact top 300.
+ * Unindexed rows alone never trigger a rebuild: every write's `optimize()` folds them in as a
+ * segment, and until then they are searched exactly.
  */
 export function vectorIndexAction(state: VectorIndexState, policy: VectorIndexPolicy = DEFAULT_VECTOR_INDEX_POLICY): VectorIndexDecision {
   if (!state.index) {
@@ -79,6 +99,10 @@ export function vectorIndexAction(state: VectorIndexState, policy: VectorIndexPo
   }
   if (state.index.segments > policy.maxSegments) {
     return { action: 'rebuild', reason: `${state.index.segments} index segments > ${policy.maxSegments}: rebuild as one` };
+  }
+  const { efConstruction } = state.index;
+  if (efConstruction !== null && efConstruction < HNSW_EF_CONSTRUCTION) {
+    return { action: 'rebuild', reason: `graph built with efConstruction ${efConstruction} < ${HNSW_EF_CONSTRUCTION}: rebuild` };
   }
   return { action: 'none', reason: `index current: ${state.index.segments} segment(s), ${state.index.unindexedRows} unindexed chunk(s)` };
 }

@@ -12,9 +12,11 @@ import type { AgentDeps } from './deps.ts';
 export function createAgentRanking(deps: { reranker: Reranker; store: Pick<VectorStore, 'fetchByIds'> }): AgentDeps['rank'] {
   return async (input) => {
     const missing = input.candidates.filter((c) => !c.vector).map((c) => c.chunk.chunk_id);
-    const [rerank, stored] = await Promise.all([
+    // The memory lookup (a Redis round trip) is already under way: it overlaps the reranker.
+    const [rerank, stored, memory] = await Promise.all([
       rerankHits(deps.reranker, input.query, input.candidates),
       missing.length > 0 ? deps.store.fetchByIds(missing) : Promise.resolve([]),
+      input.memory,
     ]);
     const vectors = new Map<string, Float32Array | readonly number[]>(stored.map((c) => [c.chunk_id, c.vector]));
     for (const c of input.candidates) if (c.vector) vectors.set(c.chunk.chunk_id, c.vector);
@@ -24,7 +26,7 @@ export function createAgentRanking(deps: { reranker: Reranker; store: Pick<Vecto
       intent: input.intent,
       queryVector: input.queryVector,
       facetWeights: input.weights,
-      memory: input.memory,
+      memory,
       // Seeded by the run: a trace can be replayed exactly.
       rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
     });

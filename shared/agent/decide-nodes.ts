@@ -11,7 +11,8 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector || !s.plan) throw new Error('rerank_diversify before planner');
   const candidates = s.narrowed ?? s.candidates;
-  const memory = await deps.memory(candidates.map((c) => c.chunk.chunk_id));
+  // Not awaited here: the lookup runs while the reranker scores (rank awaits it).
+  const memory = deps.memory(candidates.map((c) => c.chunk.chunk_id));
   // The reranker scores passages against the question itself (date phrase removed), not the
   // keyword text: that one appends spacing variants and entities for BM25, and a bag of variants
   // read as a question gains word-boundary bigrams no passage has ("금출" from "장려금 출산장려금"),
@@ -41,7 +42,7 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
     mmrPenalty: round(r.terms.mmrPenalty),
     final: round(r.terms.final),
   }));
-  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: memory.size, kept: ranked.length, top } };
+  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top } };
 }
 
 function validAt(r: RankedCandidate, date: string): boolean {

@@ -54,7 +54,8 @@ export interface AgentDeps {
     intent: string;
     candidates: HybridHit[];
     weights: FacetWeights;
-    memory: Map<string, ChunkMemory>;
+    /** The candidates' memory; a pending lookup is awaited only after the reranker has scored. */
+    memory: Map<string, ChunkMemory> | Promise<Map<string, ChunkMemory>>;
     keep: number;
   }): Promise<RankedCandidate[]>;
   answer(input: { query: string; asOf: string | null; today: string; ranked: RankedCandidate[] }): Promise<{ text: string; citations: Citation[]; dateQualifier: string | null }>;

@@ -17,8 +17,8 @@ export function hnswEf(candidates: number): number {
 /**
  * Candidate-list size while building the HNSW graph (LanceDB's default is 300). A better-linked
  * graph needs a shorter search for the same recall: at ef 2000 the default graph found 88.8% of
- * the exact top 300, one built at 600 found 94.6–95.0%, in the same build time (~50 s at 100k
- * chunks on two cores); 1000 added nothing but 60% more build time.
+ * the exact top 300, one built at 600 found 94.6–95.0%. The build takes ~75% longer (~52 s
+ * against ~30 s at 100k chunks on two cores), in the background; 1000 took ~81 s and found no more.
  */
 export const HNSW_EF_CONSTRUCTION = 600;
 
@@ -111,7 +111,7 @@ export function vectorIndexAction(state: VectorIndexState, policy: VectorIndexPo
  * Builds (or rebuilds, replacing the old one) an IVF_HNSW_SQ cosine index on `vector`. Searches
  * use it with {@link hnswEf} and a refine step, so returned distances stay exact; rows written
  * afterwards are found too (LanceDB scans what the index does not cover yet, and each
- * `optimize()` indexes them as a new delta segment). Takes about 35–55 s at 100k chunks on two cores;
+ * `optimize()` indexes them as a new delta segment). Takes about 50 s at 100k chunks on two cores;
  * readers keep using the old index (or the exact scan) until it commits.
  */
 export async function buildVectorIndex(table: lancedb.Table): Promise<void> {

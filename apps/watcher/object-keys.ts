@@ -13,7 +13,6 @@ export function objectKeyProblem(key: string): string | null {
   if (key.length === 0) return 'is empty';
   if (key.length > 1024) return 'is longer than 1024 characters';
   if (key.startsWith('/')) return 'starts with "/"';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(key)) return 'contains a control character';
   if (key.split('/').some((segment) => segment === '..' || segment === '.')) return 'contains a "." or ".." path segment';
   if (key.includes('\\')) return 'contains a backslash';

@@ -148,6 +148,9 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
           embeddingCache: ports.embeddingCache,
           embedBatchSize: config.embedder.batchSize,
           chunks: size,
+          // Every write's refresh compacts and re-indexes a growing table, and the store keeps
+          // what it replaces for an hour: 25k-chunk writes filled 75 GB of disk by 675k chunks.
+          writeBatch: Math.max(25_000, Math.ceil(size / 10)),
           seed: opts.seed,
           onProgress: (n, total) => opts.log(`[${size}]   ${n}/${total} chunks written`),
         });

@@ -11,8 +11,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector || !s.plan) throw new Error('rerank_diversify before planner');
   const candidates = s.narrowed ?? s.candidates;
-  // Not awaited here: the lookup runs while the reranker scores (rank awaits it).
+  // Not awaited here: the lookup runs while the reranker scores (rank awaits it). Should rank fail
+  // first, a failed lookup has no reader left: it must not surface as an unhandled rejection.
   const memory = deps.memory(candidates.map((c) => c.chunk.chunk_id));
+  memory.catch(() => undefined);
   // The reranker scores passages against the question itself (date phrase removed), not the
   // keyword text: that one appends spacing variants and entities for BM25, and a bag of variants
   // read as a question gains word-boundary bigrams no passage has ("금출" from "장려금 출산장려금"),

@@ -107,6 +107,38 @@ describe('agent graph', () => {
     expect(a).toMatchObject({ validated: true, fallback: false, loops: 1 });
   });
 
+  it('the memory lookup overlaps the reranker: rank gets it pending; when both fail, the run fails with rank\'s error alone', async () => {
+    let lookupSettled = false;
+    const pending: unknown[] = [];
+    const deps = fakeDeps({ grounding: () => 0.9, candidates: 50 });
+    const lookup = () =>
+      new Promise<Awaited<ReturnType<AgentDeps['memory']>>>((resolve) => setTimeout(() => {
+        lookupSettled = true;
+        resolve(new Map());
+      }, 20));
+    const ok = buildAgentGraph({
+      ...deps,
+      memory: lookup,
+      rank: async (input) => {
+        pending.push(lookupSettled ? 'settled' : input.memory instanceof Promise ? 'pending' : 'map');
+        return deps.rank({ ...input, memory: await input.memory });
+      },
+    });
+    expect(await runAgent(ok, { runId: 'run-mem-0001', query: 'q' })).toMatchObject({ validated: true });
+    expect(pending).toEqual(['pending']);
+
+    const failing = buildAgentGraph({
+      ...deps,
+      memory: () => new Promise((_, reject) => setTimeout(() => reject(new Error('redis down')), 5)),
+      rank: async () => {
+        throw new Error('reranker broke');
+      },
+    });
+    // An unhandled rejection of the lookup would fail this test file.
+    await expect(runAgent(failing, { runId: 'run-mem-0002', query: 'q' })).rejects.toThrow('reranker broke');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
   it('branches: the strongest facet values, hypotheses first, then both together', () => {
     const b = proposeBranches({ section: { eligibility: 0.8, amounts: 0.3 }, doc_type: { law: 0.5 }, lang: { ko: 0.9 }, unknown_facet: { x: 1 } });
     expect(b.map((x) => x.label)).toEqual(['lang=ko', 'section=eligibility', 'lang=ko & section=eligibility']);

@@ -1,8 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/keyword-text.ts';
@@ -13,18 +10,11 @@ import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN,
 import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
+import { tempDirs } from '../helpers/temp-dirs.ts';
 import { DIM, DOC_A, DOC_B, VERSION, corpus, documents, makeChunk } from './store-fixtures.ts';
 import { runVectorStoreContract } from './vector-store.contract.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quarry-lancedb-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('quarry-lancedb-');
 
 runVectorStoreContract('lancedb', async () => createLanceDbStore({ dir: tempDir() }));
 
@@ -277,7 +267,7 @@ describe('lancedb adapter specifics', () => {
     expect(expected).toHaveLength(30);
 
     // Another process's handle; its first row read waits for a compaction committed by the store.
-    const db = await lancedb.connect(join(dir), { readConsistencyInterval: 0 });
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
     const table = await db.openTable(CHUNKS_TABLE);
     const reads: bigint[][] = [];
     const racing = new Proxy(table, {

@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createLocalArtifactStore } from '../../shared/artifacts/local-artifact-store.ts';
+import { tempDirs } from '../helpers/temp-dirs.ts';
 import { runArtifactStoreContract } from './artifact-store.contract.ts';
 
-runArtifactStoreContract('local directory', async () => createLocalArtifactStore({ dir: mkdtempSync(path.join(tmpdir(), 'quarry-artifacts-')) }));
+const tempDir = tempDirs('quarry-artifacts-');
+
+runArtifactStoreContract('local directory', async () => createLocalArtifactStore({ dir: tempDir() }));

@@ -1,13 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseManifest, readSidecar, sidecarPathOf } from '../../apps/watcher/metadata.ts';
 import { versionOf } from '../../apps/watcher/register-source.ts';
+import { tempDirs } from '../helpers/temp-dirs.ts';
+
+const tempDir = tempDirs('quarry-meta-');
 
 describe('document metadata', () => {
   it('reads a sidecar next to the PDF', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-meta-'));
+    const dir = tempDir();
     const pdf = path.join(dir, 'x.pdf');
     expect(sidecarPathOf(pdf)).toBe(path.join(dir, 'x.meta.json'));
     expect(await readSidecar(pdf)).toBeNull();
@@ -16,7 +18,7 @@ describe('document metadata', () => {
   });
 
   it('rejects bad sidecars with the field named', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-meta-'));
+    const dir = tempDir();
     const pdf = path.join(dir, 'y.pdf');
     writeFileSync(path.join(dir, 'y.meta.json'), JSON.stringify({ valid_from: '2025-02-30', colour: 'red' }));
     await expect(readSidecar(pdf)).rejects.toMatchObject({ code: 'INVALID_METADATA' });

@@ -98,13 +98,19 @@ describe('lancedb adapter specifics', () => {
     expect(await store.maintain()).toMatchObject({ vectorIndex: 'exact' });
     await store.upsertChunks(spread(200, 'b'));
     const q = { text: '', vector: [0.3, 0.9, 0.5, 1], alpha: 1, limit: 20 };
+    // Exact cosines of every chunk, before there is an index.
+    const exactCosine = new Map((await store.hybrid({ ...q, limit: 400 })).map((h) => [h.chunk.chunk_id, h.cosine]));
     const exact = (await store.hybrid(q)).map((h) => h.chunk.chunk_id);
     const built = await store.maintain();
     expect(built).toMatchObject({ vectorIndex: 'built' });
     expect(built.reason).toContain('400 chunks');
     expect(await vectorIndexSegments(dir)).toBe(1);
-    // On a corpus this small the HNSW search finds the exact neighbours, distances stay exact.
-    expect((await store.hybrid(q)).map((h) => h.chunk.chunk_id)).toEqual(exact);
+    // The index is approximate: on a corpus this small it finds nearly every exact neighbour (every
+    // vector here has a twin, and a graph may leave one of two equal vectors unreachable, depending
+    // on how the build's threads interleaved), and the refine step keeps every cosine exact.
+    const indexed = await store.hybrid(q);
+    expect(indexed.filter((h) => exact.includes(h.chunk.chunk_id)).length).toBeGreaterThanOrEqual(18);
+    for (const h of indexed) expect(h.cosine).toBeCloseTo(exactCosine.get(h.chunk.chunk_id) as number, 5);
     expect(await store.maintain()).toMatchObject({ vectorIndex: 'current' });
     // Every write's refresh adds its rows to the index as one more segment; they are searchable at once.
     const late = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'late', body: 'late passage', vector: [0.3, 0.9, 0.5, 1] });

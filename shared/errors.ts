@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'NO_TEXT_LAYER'
   | 'CORRUPT_PDF'
   | 'TOO_LARGE'
+  | 'NOT_A_PDF'
+  | 'SYMLINK_REFUSED'
   | 'UNSUPPORTED_FEATURE'
   | 'EXTRACT_TIMEOUT'
   | 'INVALID_PAYLOAD'

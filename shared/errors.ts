@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_REJECTED'
   | 'INVALID_CONFIG'
+  /** A job's worker died (OOM, SIGKILL) more often than the stall limit allows. */
+  | 'WORKER_LOST'
   | 'INTERNAL';
 
 const CODE = /^[A-Z][A-Z0-9_]*$/;

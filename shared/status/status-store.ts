@@ -1,17 +1,23 @@
+import { randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { defineScript } from './redis-script.ts';
 import { parseStatusHash, type DocState, type DocStatus } from './doc-status.ts';
 
 // Registration decides, atomically, whether bytes are new: the same version registered twice is
 // "unchanged" (never re-processed) unless forced or the document was deleted in between.
+// The generation is a nonce drawn by the client (ARGV[7] for a first registration, previous +
+// ARGV[8] after that), not a counter Redis alone keeps: after Redis loses data (or fails over to
+// a lagging replica) a new registration does not reuse a generation, and so a job id, that a
+// stale worker may still hold.
 const REGISTER = defineScript(`
 local h = KEYS[1]
 local cur = redis.call('HMGET', h, 'version', 'state', 'gen')
 if cur[1] == ARGV[3] and cur[2] and cur[2] ~= 'deleting' and cur[2] ~= 'deleted' and ARGV[5] ~= '1' then
   return {'unchanged', tonumber(cur[3])}
 end
-local gen = 0
-if cur[3] then gen = tonumber(cur[3]) + 1 end
+local gen = tonumber(ARGV[7])
+if cur[3] then gen = tonumber(cur[3]) + tonumber(ARGV[8]) end
+gen = string.format('%d', gen)
 for _, f in ipairs(redis.call('HKEYS', h)) do
   if string.sub(f, 1, 2) == 't_' then redis.call('HDEL', h, f) end
 end
@@ -19,7 +25,7 @@ redis.call('HSET', h, 'doc_id', ARGV[1], 'source_key', ARGV[2], 'version', ARGV[
   'state', 'queued', 'stage', 'extract', 'progress', 0, 'error_code', '', 'error_message', '',
   'page_count', '', 'chunk_count', '', 'registered_at', ARGV[4], 'updated_at', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
-return {'registered', gen}
+return {'registered', tonumber(gen)}
 `);
 
 // Updates from a stage apply only to the version and generation that is current: a job of a
@@ -37,9 +43,9 @@ const MARK_DELETING = defineScript(`
 local h = KEYS[1]
 local cur = redis.call('HMGET', h, 'state', 'gen')
 if not cur[1] or cur[1] == 'deleted' then return -1 end
-local gen = tonumber(cur[2]) + 1
+local gen = string.format('%d', tonumber(cur[2]) + tonumber(ARGV[2]))
 redis.call('HSET', h, 'state', 'deleting', 'stage', 'delete', 'gen', gen, 'progress', 0, 'updated_at', ARGV[1])
-return gen
+return tonumber(gen)
 `);
 
 const MARK_DELETED = defineScript(`
@@ -74,6 +80,14 @@ export interface StatusStore {
   list(): Promise<DocStatus[]>;
 }
 
+/**
+ * A first generation: random below 2^40, so that it and every later one (each adds at most
+ * 2^20) stay exact integers in Lua's and JSON's doubles for ~10^8 registrations of a document.
+ */
+const firstGen = () => randomInt(0, 2 ** 40);
+/** A later generation's step: random, so two histories of one document (before and after a data loss) do not line up. */
+const genStep = () => randomInt(1, 2 ** 20);
+
 export function createStatusStore(redis: Redis, prefix: string, clock: () => Date = () => new Date()): StatusStore {
   const docKey = (docId: string) => `${prefix}:doc:${docId}`;
   const indexKey = `${prefix}:docs`;
@@ -89,6 +103,8 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
         at.toISOString(),
         force ? '1' : '0',
         at.getTime(),
+        firstGen(),
+        genStep(),
       ])) as [string, number];
       return { action: res[0] === 'unchanged' ? 'unchanged' : 'registered', gen: Number(res[1]) };
     },
@@ -109,7 +125,7 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       return v === version && g === String(gen) && state !== 'deleting' && state !== 'deleted';
     },
     async markDeleting(docId) {
-      const gen = Number(await MARK_DELETING.run(redis, [docKey(docId)], [now()]));
+      const gen = Number(await MARK_DELETING.run(redis, [docKey(docId)], [now(), genStep()]));
       return gen < 0 ? null : gen;
     },
     async markDeleted(docId, gen) {

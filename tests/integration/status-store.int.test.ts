@@ -20,31 +20,52 @@ describe.skipIf(!REDIS_AVAILABLE)('status store and document lock (real Redis)',
     await server?.cleanup();
   });
 
-  it('registers once; the same version again is unchanged; a new version bumps the generation', async () => {
+  it('registers once; the same version again is unchanged; a new version takes a new, larger generation', async () => {
     const s = createStatusStore(redis, 'st1');
-    expect(await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1 })).toEqual({ action: 'registered', gen: 0 });
-    expect(await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1 })).toEqual({ action: 'unchanged', gen: 0 });
-    expect(await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1, force: true })).toEqual({ action: 'registered', gen: 1 });
-    expect(await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V2 })).toEqual({ action: 'registered', gen: 2 });
+    const first = await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1 });
+    expect(first.action).toBe('registered');
+    expect(await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1 })).toEqual({ action: 'unchanged', gen: first.gen });
+    const forced = await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1, force: true });
+    expect(forced.action).toBe('registered');
+    expect(forced.gen).toBeGreaterThan(first.gen);
+    const next = await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V2 });
+    expect(next.gen).toBeGreaterThan(forced.gen);
+    expect(Number.isSafeInteger(next.gen)).toBe(true);
+    expect((await s.get('d'))?.gen).toBe(next.gen);
+  });
+
+  it('after Redis loses a record, registering again does not reuse the lost generation (job ids stay unique)', async () => {
+    const s = createStatusStore(redis, 'st5');
+    const lost = new Set<number>();
+    for (let i = 0; i < 20; i++) {
+      const { gen } = await s.register({ docId: `d${i}`, sourceKey: 'k', version: V1 });
+      lost.add(gen);
+    }
+    for (const k of await redis.keys('st5:*')) await redis.del(k);
+    for (let i = 0; i < 20; i++) {
+      const { gen } = await s.register({ docId: `d${i}`, sourceKey: 'k', version: V1 });
+      expect(lost.has(gen)).toBe(false);
+      expect(await s.isCurrent(`d${i}`, V1, gen)).toBe(true);
+    }
   });
 
   it('ignores updates from a superseded version or generation', async () => {
     const s = createStatusStore(redis, 'st2');
-    await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
-    expect(await s.update('d', V1, 0, { state: 'running', stage: 'chunk', timing: { stage: 'extract', ms: 12.4 } })).toBe(true);
-    await s.register({ docId: 'd', sourceKey: 'k', version: V2 });
-    expect(await s.update('d', V1, 0, { state: 'indexed' })).toBe(false);
+    const { gen: g1 } = await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
+    expect(await s.update('d', V1, g1, { state: 'running', stage: 'chunk', timing: { stage: 'extract', ms: 12.4 } })).toBe(true);
+    const { gen: g2 } = await s.register({ docId: 'd', sourceKey: 'k', version: V2 });
+    expect(await s.update('d', V1, g1, { state: 'indexed' })).toBe(false);
     const now = await s.get('d');
-    expect(now).toMatchObject({ version: V2, gen: 1, state: 'queued', stage: 'extract', timings: {} });
-    expect(await s.isCurrent('d', V2, 1)).toBe(true);
-    expect(await s.isCurrent('d', V1, 0)).toBe(false);
+    expect(now).toMatchObject({ version: V2, gen: g2, state: 'queued', stage: 'extract', timings: {} });
+    expect(await s.isCurrent('d', V2, g2)).toBe(true);
+    expect(await s.isCurrent('d', V1, g1)).toBe(false);
   });
 
   it('records failures and timings', async () => {
     const s = createStatusStore(redis, 'st3');
-    await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
-    await s.update('d', V1, 0, { timing: { stage: 'extract', ms: 40 }, pageCount: 3 });
-    await s.update('d', V1, 0, { state: 'failed', error: { code: 'NO_TEXT_LAYER', message: 'no text on 3 pages' } });
+    const { gen } = await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
+    await s.update('d', V1, gen, { timing: { stage: 'extract', ms: 40 }, pageCount: 3 });
+    await s.update('d', V1, gen, { state: 'failed', error: { code: 'NO_TEXT_LAYER', message: 'no text on 3 pages' } });
     expect(await s.get('d')).toMatchObject({ state: 'failed', errorCode: 'NO_TEXT_LAYER', timings: { extract: 40 }, pageCount: 3 });
     expect((await s.list()).map((x) => x.docId)).toEqual(['d']);
   });
@@ -52,12 +73,14 @@ describe.skipIf(!REDIS_AVAILABLE)('status store and document lock (real Redis)',
   it('a deletion takes a new generation; re-registering after it starts afresh', async () => {
     const s = createStatusStore(redis, 'st4');
     expect(await s.markDeleting('nope')).toBeNull();
-    await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
+    const { gen: g0 } = await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
     const gen = await s.markDeleting('d');
-    expect(gen).toBe(1);
-    expect(await s.isCurrent('d', V1, 0)).toBe(false);
-    expect(await s.register({ docId: 'd', sourceKey: 'k', version: V1 })).toEqual({ action: 'registered', gen: 2 });
-    expect(await s.markDeleted('d', 1)).toBe(false); // the stale deletion does not win
+    expect(gen).toBeGreaterThan(g0);
+    expect(await s.isCurrent('d', V1, g0)).toBe(false);
+    const again = await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
+    expect(again.action).toBe('registered');
+    expect(again.gen).toBeGreaterThan(gen ?? Infinity);
+    expect(await s.markDeleted('d', gen ?? -1)).toBe(false); // the stale deletion does not win
     expect((await s.get('d'))?.state).toBe('queued');
   });
 

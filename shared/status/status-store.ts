@@ -55,6 +55,17 @@ redis.call('HSET', h, 'state', 'deleted', 'progress', 100, 'updated_at', ARGV[2]
 return 1
 `);
 
+// Fails a document only while it still waits at or runs the given stage of the given
+// registration: a job that dies after its stage's work was handed on (its worker killed between
+// enqueueing the next stage and completing) must not fail a document that has moved on.
+const FAIL_AT = defineScript(`
+local h = KEYS[1]
+local cur = redis.call('HMGET', h, 'version', 'gen', 'state', 'stage')
+if cur[1] ~= ARGV[1] or cur[2] ~= ARGV[2] or (cur[3] ~= 'queued' and cur[3] ~= 'running') or cur[4] ~= ARGV[3] then return 0 end
+redis.call('HSET', h, 'state', 'failed', 'error_code', ARGV[4], 'error_message', ARGV[5], 'updated_at', ARGV[6])
+return 1
+`);
+
 export type RegisterOutcome = { action: 'registered' | 'unchanged'; gen: number };
 
 export interface StageUpdate {
@@ -73,6 +84,11 @@ export interface StatusStore {
   /** Applies only when (version, gen) is still the document's current registration. */
   update(docId: string, version: string, gen: number, u: StageUpdate): Promise<boolean>;
   isCurrent(docId: string, version: string, gen: number): Promise<boolean>;
+  /**
+   * Marks the registration failed with `error`, but only while it is queued at or running `stage`
+   * (a later stage, a settled state or a newer registration is left alone). True when applied.
+   */
+  failAt(docId: string, version: string, gen: number, stage: string, error: { code: string; message: string }): Promise<boolean>;
   /** Starts a deletion; returns its generation, or null when there is nothing to delete. */
   markDeleting(docId: string): Promise<number | null>;
   markDeleted(docId: string, gen: number): Promise<boolean>;
@@ -123,6 +139,9 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
     async isCurrent(docId, version, gen) {
       const [v, g, state] = await redis.hmget(docKey(docId), 'version', 'gen', 'state');
       return v === version && g === String(gen) && state !== 'deleting' && state !== 'deleted';
+    },
+    async failAt(docId, version, gen, stage, error) {
+      return Number(await FAIL_AT.run(redis, [docKey(docId)], [version, String(gen), stage, error.code, error.message, now()])) === 1;
     },
     async markDeleting(docId) {
       const gen = Number(await MARK_DELETING.run(redis, [docKey(docId)], [now(), genStep()]));

@@ -45,9 +45,10 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     ws?.cleanup();
   });
 
-  async function runOne(docId: string): Promise<void> {
-    await ports.status.register({ docId, sourceKey: `k:${docId}`, version: V });
-    await ports.queues.enqueue(first, { docId, version: V, gen: 0 });
+  async function runOne(docId: string): Promise<number> {
+    const { gen } = await ports.status.register({ docId, sourceKey: `k:${docId}`, version: V });
+    await ports.queues.enqueue(first, { docId, version: V, gen });
+    return gen;
   }
 
   async function settled(docId: string): Promise<void> {
@@ -65,12 +66,12 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
   it('runs a stage, records timing, enqueues the next stage under its deterministic id', async () => {
     const group = startWorkers([firstWorker, secondWorker], ports, createLogger('silent'));
     try {
-      await runOne('good');
+      const gen = await runOne('good');
       await settled('good');
       const s = await ports.status.get('good');
       expect(Object.keys(s!.timings).sort()).toEqual(['rt-first', 'rt-second']);
       expect(calls.filter((c) => c.includes('good'))).toEqual(['first:good:0', 'second:good']);
-      const job = await ports.queues.queue(second).getJob(`ingest-rt-second-good-${V}-g0`);
+      const job = await ports.queues.queue(second).getJob(`ingest-rt-second-good-${V}-g${gen}`);
       expect(job?.returnvalue).toEqual({ ok: true });
 
       // A permanent error fails at once, with its code, and is not retried.
@@ -107,11 +108,11 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
   it('skips jobs of a superseded registration', async () => {
     const group = startWorkers([firstWorker, secondWorker], ports, createLogger('silent'));
     try {
-      await ports.status.register({ docId: 'old', sourceKey: 'k:old', version: V });
+      const { gen } = await ports.status.register({ docId: 'old', sourceKey: 'k:old', version: V });
       await ports.status.register({ docId: 'old', sourceKey: 'k:old', version: 'd'.repeat(64) });
-      await ports.queues.enqueue(first, { docId: 'old', version: V, gen: 0 });
+      await ports.queues.enqueue(first, { docId: 'old', version: V, gen });
       const q = ports.queues.queue(first);
-      const id = `ingest-rt-first-old-${V}-g0`;
+      const id = `ingest-rt-first-old-${V}-g${gen}`;
       for (let i = 0; i < 100 && !(await q.getJob(id))?.finishedOn; i++) await new Promise((r) => setTimeout(r, 50));
       const job = await q.getJob(id);
       expect(job?.returnvalue).toEqual({ superseded: true });
@@ -121,8 +122,9 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     }
   }, 30_000);
 
-  it('on shutdown, a job still running when the grace period ends is cancelled and retried by another worker', async () => {
-    const slow = defineIngestQueue('ingest-rt-slow', z.object({ by: z.string() }), undefined, { attempts: 3, backoffMs: 10 });
+  it('on shutdown, a job still running when the grace period ends goes back to waiting (no failed attempt) and another worker runs it', async () => {
+    // One attempt only: were the cancel counted as a failed attempt, the job and document would fail.
+    const slow = defineIngestQueue('ingest-rt-slow', z.object({ by: z.string() }), undefined, { attempts: 1 });
     const started: string[] = [];
     const slowWorker = (name: string, hang: boolean) =>
       defineStageWorker(slow, async (p, ctx) => {
@@ -132,17 +134,22 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
         return { by: name };
       });
     const a = startWorkers([slowWorker('a', true)], ports, createLogger('silent'));
-    await ports.status.register({ docId: 'slow', sourceKey: 'k:slow', version: V });
-    await ports.queues.enqueue(slow, { docId: 'slow', version: V, gen: 0 });
+    const { gen } = await ports.status.register({ docId: 'slow', sourceKey: 'k:slow', version: V });
+    await ports.queues.enqueue(slow, { docId: 'slow', version: V, gen });
     const q = ports.queues.queue(slow);
     for (let i = 0; i < 100 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(started).toEqual(['a:slow']);
     const t0 = Date.now();
     await a.close(300);
     expect(Date.now() - t0).toBeLessThan(10_000);
-    // Not stalled until its lock expires: back in line for another attempt at once.
-    const id = `ingest-rt-slow-slow-${V}-g0`;
-    expect(await q.getJob(id).then((j) => j?.getState())).toMatch(/waiting|delayed|prioritized/);
+    // Not stalled until its lock expires, not retried after a backoff: back in line at once,
+    // with no attempt counted, and its document still queued without an error.
+    const id = `ingest-rt-slow-slow-${V}-g${gen}`;
+    const back = await q.getJob(id);
+    expect(await back?.getState()).toBe('waiting');
+    expect(back?.attemptsMade).toBe(0);
+    expect(back?.stalledCounter ?? 0).toBe(0);
+    expect(await ports.status.get('slow')).toMatchObject({ state: 'queued', stage: 'rt-slow', errorCode: null });
     const b = startWorkers([slowWorker('b', false)], ports, createLogger('silent'));
     try {
       for (let i = 0; i < 100 && !(await q.getJob(id))?.finishedOn; i++) await new Promise((r) => setTimeout(r, 50));

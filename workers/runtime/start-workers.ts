@@ -1,10 +1,11 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { queueTelemetry } from '../../queues/telemetry.ts';
 import { IngestPayload } from '../../queues/define-queue.ts';
 import { describeError, isQuarryError, PermanentError } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
+import { codedReason, failureOfReason, SHUTDOWN_REASON } from './job-failure.ts';
 import { createRedis, type Ports } from './ports.ts';
 import type { StageWorkerDefinition } from './stage-worker.ts';
 
@@ -44,7 +45,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
     const stage = stageName(queue.name);
     const wlog = log.child({ queue: queue.name });
 
-    const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
+    const processor = async (job: Job, token?: string, signal?: AbortSignal) => {
       const parsed = queue.payload.safeParse(job.data);
       if (!parsed.success) {
         const msg = `INVALID_PAYLOAD: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
@@ -57,10 +58,10 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       const jlog = wlog.child({ jobId: job.id, docId: (payload as { docId?: string }).docId });
 
       const attributes = { [ATTR.stage]: stage, ...(track ? { [ATTR.docId]: track.docId, [ATTR.version]: track.version } : {}) };
-      return withSpan(`stage ${queue.name}`, attributes, () => run(job, payload, track, jlog, signal));
+      return withSpan(`stage ${queue.name}`, attributes, () => run(job, payload, track, jlog, signal, token));
     };
 
-    const run = async (job: Job, payload: unknown, track: IngestPayload | null, jlog: Logger, signal: AbortSignal | undefined) => {
+    const run = async (job: Job, payload: unknown, track: IngestPayload | null, jlog: Logger, signal: AbortSignal | undefined, token: string | undefined) => {
       if (track && !(await ports.status.isCurrent(track.docId, track.version, track.gen))) {
         jlog.info('superseded: a newer version or a deletion took over');
         return SUPERSEDED;
@@ -92,6 +93,14 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         jlog.info('stage done', { stage, ms: Math.round(ms) });
         return checked.data;
       } catch (err) {
+        if (signal?.aborted && signal.reason === SHUTDOWN_REASON && token) {
+          // Cancelled because this process is shutting down: the job goes back to waiting for
+          // another worker, neither a failed attempt nor a stall, and the document stays queued.
+          await job.moveToWait(token);
+          if (track) await ports.status.update(track.docId, track.version, track.gen, { state: 'queued', progress: 0 });
+          jlog.info('stage returned to the queue at shutdown', { stage });
+          throw new WaitingError();
+        }
         const { code, message } = describeError(err);
         const permanent = err instanceof UnrecoverableError || (isQuarryError(err) && !err.retryable);
         const lastTry = permanent || job.attemptsMade + 1 >= queue.policy.attempts;
@@ -103,8 +112,10 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
             ...(lastTry ? { state: 'failed' as const } : {}),
           });
         }
-        if (permanent) throw new UnrecoverableError(`${code}: ${message}`);
-        throw err;
+        if (permanent) throw new UnrecoverableError(codedReason(code, message));
+        // The failed reason carries the code, so whoever reads the failed job later (the
+        // reconciler) records the same error as this worker.
+        throw new Error(codedReason(code, message), { cause: err });
       }
     };
 
@@ -122,6 +133,21 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       telemetry: queueTelemetry(),
     });
     worker.on('error', (err) => wlog.error('worker error', { error: err.message }));
+    // Every way a job ends failed passes here, including those the processor never saw: a job
+    // failed for exceeding the stall limit (its worker killed again and again) is failed by the
+    // next worker that picks it up. Retries are not final: BullMQ sets finishedOn only then.
+    worker.on('failed', (job) => {
+      if (!job?.finishedOn) return;
+      const track = IngestPayload.safeParse(job.data);
+      if (!track.success) return;
+      const error = failureOfReason(job.failedReason);
+      ports.status
+        .failAt(track.data.docId, track.data.version, track.data.gen, stage, error)
+        .then((applied) => {
+          if (applied) wlog.warn('document failed', { jobId: job.id, docId: track.data.docId, stage, code: error.code });
+        })
+        .catch((e: unknown) => wlog.error('could not record a failed job', { jobId: job.id, ...describeError(e) }));
+    });
     return worker;
   });
 
@@ -148,9 +174,14 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       const graceful = Promise.all(workers.map((w) => w.close()));
       const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs).unref());
       if ((await Promise.race([graceful.then(() => 'done' as const), timer])) === 'timeout') {
-        log.warn('grace period over: cancelling running jobs so they retry');
-        for (const w of workers) w.cancelAllJobs('shutdown');
-        await Promise.all(workers.map((w) => w.close(true)));
+        log.warn('grace period over: cancelling running jobs so they go back to the queue');
+        for (const w of workers) w.cancelAllJobs(SHUTDOWN_REASON);
+        // A handler that honours its signal returns at once and its job is put back to waiting;
+        // one that ignores it is not waited for past this: its job stalls and is run again.
+        const cancelled = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), Math.min(5000, graceMs)).unref());
+        if ((await Promise.race([graceful.then(() => 'done' as const), cancelled])) === 'timeout') {
+          log.warn('a cancelled job ignored its signal; it will stall and run again elsewhere');
+        }
       }
       await Promise.all(connections.map((c) => c.quit().catch(() => undefined)));
     },

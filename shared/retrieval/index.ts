@@ -63,7 +63,8 @@ export {
   type PriorOptions,
   type Rng,
 } from './priors.ts';
-export { rankCandidates, type ChunkMemory, type RankCandidate, type RankedCandidate, type RankInput, type RankOptions, type RankTerms } from './rank.ts';
+export { detectInstructionLike, INSTRUCTION_FLAG_SCORE, type InstructionLikeResult } from './instruction-like.ts';
+export { DEFAULT_INSTRUCTION_PENALTY, rankCandidates, type ChunkMemory, type RankCandidate, type RankedCandidate, type RankInput, type RankOptions, type RankTerms } from './rank.ts';
 export { rerankHits } from './rerank-hits.ts';
 
 /** Reranker settings as they appear in Quarry's config. */

@@ -4,12 +4,17 @@
  *
  *     content = hybridWeight · hybrid + rerankWeight · rerank     (both in [0, 1]; hybrid alone
  *                                                                   when the reranker gave none)
- *     final   = content + prior + memory                         (prior < 0.15, memory < 0.2)
+ *     final   = content + prior + memory − instruction            (prior < 0.15, memory < 0.2)
+ *
+ * where `instruction` is a fixed penalty for a passage that reads as instructions to a model
+ * ("ignore previous instructions", role markers: see `instruction-like.ts`): documents are data,
+ * and text written to steer the answer should not win the ranking on the words it repeats.
  *
  * then MMR on the chunk embeddings picks `keep` of them with `final` as relevance, and an
  * exploration share keeps room for chunks without memory.
  */
 import type { HybridHit } from '../store/vector-store.ts';
+import { detectInstructionLike } from './instruction-like.ts';
 import { DEFAULT_MMR_LAMBDA, cosine, mmrSelect } from './mmr.ts';
 import {
   applyExploration,
@@ -63,7 +68,17 @@ export interface RankOptions {
   mmrLambda?: number;
   /** Share of kept slots reserved for chunks without memory (seed: 0.15). @defaultValue 0.15 */
   explorationRatio?: number;
+  /**
+   * Subtracted from `final` of a passage flagged as instruction-like: more than the prior and
+   * memory can add together, so such a passage cannot climb on them over an honest one of
+   * similar content. 0 turns the penalty off.
+   * @defaultValue {@link DEFAULT_INSTRUCTION_PENALTY}
+   */
+  instructionPenalty?: number;
 }
+
+/** Default {@link RankOptions.instructionPenalty}. */
+export const DEFAULT_INSTRUCTION_PENALTY = 0.4;
 
 /** Input of {@link rankCandidates}. */
 export interface RankInput {
@@ -94,8 +109,12 @@ export interface RankTerms {
   memory: number;
   /** Redundancy penalty MMR charged when picking it (0 for the first pick). */
   mmrPenalty: number;
-  /** content + prior + memory: the relevance MMR used. */
+  /** content + prior + memory − instructionPenalty: the relevance MMR used. */
   final: number;
+  /** Penalty charged for instruction-like text (0 when not flagged). Absent in older traces. */
+  instructionPenalty?: number;
+  /** Cue names of instruction-like text (never the text); empty when not flagged. */
+  instructionCues?: readonly string[];
   /** 1-based rank by hybrid score among the candidates (the candidate_search order). */
   rankBefore: number;
   /** 1-based position in the output. */
@@ -117,6 +136,8 @@ interface Scored {
   content: number;
   prior: number;
   memory: number;
+  instruction: number;
+  cues: readonly string[];
   final: number;
   rankBefore: number;
   hasMemory: boolean;
@@ -160,6 +181,8 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
     throw new RangeError(`hybridWeight and rerankWeight must be ≥ 0 and not both 0, got ${hybridWeight}, ${rerankWeight}`);
   }
   const minUtility = o.minUtility ?? 0.05;
+  const instructionPenalty = o.instructionPenalty ?? DEFAULT_INSTRUCTION_PENALTY;
+  if (!(instructionPenalty >= 0)) throw new RangeError(`instructionPenalty must be ≥ 0, got ${instructionPenalty}`);
   const weights = input.facetWeights ?? {};
   const ordered = byHybrid(input.candidates);
   const scored: Scored[] = ordered.map((cand, i) => {
@@ -181,7 +204,10 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
           o.memory,
         )
       : 0;
-    return { cand, chunkId: chunk.chunk_id, hybrid, content, prior, memory, final: content + prior + memory, rankBefore: i + 1, hasMemory };
+    const flag = detectInstructionLike(chunk.body);
+    const instruction = flag.flagged ? instructionPenalty : 0;
+    const cues = flag.flagged ? flag.cues : [];
+    return { cand, chunkId: chunk.chunk_id, hybrid, content, prior, memory, instruction, cues, final: content + prior + memory - instruction, rankBefore: i + 1, hasMemory };
   });
   const lambda = o.mmrLambda ?? DEFAULT_MMR_LAMBDA;
   const keep = Math.min(input.keep, scored.length);
@@ -215,6 +241,8 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
         memory: s.memory,
         mmrPenalty: penalty,
         final: s.final,
+        instructionPenalty: s.instruction,
+        instructionCues: s.cues,
         rankBefore: s.rankBefore,
         rankAfter: i + 1,
         explored: drawn.has(s.chunkId),

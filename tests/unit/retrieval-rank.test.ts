@@ -83,7 +83,7 @@ describe('rankCandidates', () => {
     expect(out[0]?.terms.rankBefore).toBe(1);
     expect(JSON.stringify(out.map((o) => o.terms))).not.toContain('secret');
     expect(Object.keys(out[0]?.terms ?? {}).sort()).toEqual(
-      ['chunkId', 'content', 'explored', 'final', 'hybrid', 'memory', 'mmrPenalty', 'prior', 'rankAfter', 'rankBefore', 'rerank'].sort(),
+      ['chunkId', 'content', 'explored', 'final', 'hybrid', 'instructionCues', 'instructionPenalty', 'memory', 'mmrPenalty', 'prior', 'rankAfter', 'rankBefore', 'rerank'].sort(),
     );
   });
 

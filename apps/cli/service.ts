@@ -58,11 +58,11 @@ export async function startService(
           const registerPorts = { ...ports, prefix: config.prefix };
           if (config.watchBucket) {
             const client = createS3Client(config.s3);
-            const source = createBucketSource({ client, location: config.watchBucket.location, ports: registerPorts, log: watcherLog });
+            const source = createBucketSource({ client, location: config.watchBucket.location, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes });
             const polling = startBucketWatcher({ source, pollMs: config.watchBucket.pollMs, log: watcherLog, onEvent: opts.onBucketEvent });
             bucketWatcher = { ...polling, close: () => polling.close().finally(() => client.destroy()) };
           } else {
-            watcher = startLocalWatcher({ dir: config.watchDir, ports: registerPorts, log: watcherLog, poll: config.watchPoll, onEvent: opts.onWatchEvent });
+            watcher = startLocalWatcher({ dir: config.watchDir, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes, poll: config.watchPoll, onEvent: opts.onWatchEvent });
           }
         },
         onLose: async () => {

@@ -4,10 +4,15 @@
  * up exactly where the last scan left off. New or changed PDFs are registered (unchanged bytes and
  * metadata are never re-processed), removed ones deleted. Event notifications (AWS S3 or MinIO
  * webhook JSON, posted to the gateway) are handled the same way at once, without waiting for a poll.
+ *
+ * An object is never downloaded before its size is known to be within MAX_PDF_BYTES (from the
+ * listing, or HEAD for a notification); over it, the document is recorded `failed` with TOO_LARGE.
+ * The download stops as soon as the body runs over the limit (an object replaced meanwhile) or its
+ * first KiB has no `%PDF-` header (NOT_A_PDF). Sidecars are read up to 1 MiB.
  */
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
-import type { DocumentMeta } from '../../shared/domain/index.ts';
+import { sha256Hex, type DocumentMeta } from '../../shared/domain/index.ts';
 import { describeError, PermanentError } from '../../shared/errors.ts';
 import { classifyS3Error, isNotFound, type BucketLocation } from '../../shared/s3/s3.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
@@ -15,6 +20,7 @@ import { deleteSource } from './local-watcher.ts';
 import { parseSidecar, sidecarPathOf } from './metadata.ts';
 import { S3_KEY_PREFIX, checkObjectKey, isPdfKey, isSidecarKey, objectKeyProblem, pdfKeyOfSidecar } from './object-keys.ts';
 import { recordRejectedSource, registerSource, type RegisterPorts } from './register-source.ts';
+import { MAX_METADATA_BYTES, PDF_HEADER_WINDOW, sourceProblem, unreadVersion, type SourceLimits, type SourceProblem } from './source-checks.ts';
 
 export type BucketEvent =
   | { kind: 'registered' | 'unchanged'; key: string; docId: string }
@@ -31,55 +37,154 @@ export interface BucketSource {
 /** One object as the cursor remembers it: the PDF's ETag and its sidecar's (or none). */
 const fingerprint = (pdfEtag: string, sidecarEtag: string | undefined) => `${pdfEtag}|${sidecarEtag ?? ''}`;
 
+/** An object as listed or HEAD-ed: enough to decide whether to download it. */
+interface ObjectInfo {
+  etag: string;
+  size: number;
+}
+
+type BodyRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'over'; seen: number } | { kind: 'problem'; problem: SourceProblem };
+
+/**
+ * Reads an object's body, stopping (which closes the connection) as soon as it runs over `limit`
+ * bytes, or as soon as its first {@link PDF_HEADER_WINDOW} bytes fail `checkHead`.
+ */
+export async function readBodyCapped(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number, checkHead?: (head: Uint8Array) => SourceProblem | null): Promise<BodyRead> {
+  const chunks: Uint8Array[] = [];
+  let seen = 0;
+  let headChecked = !checkHead;
+  for await (const chunk of body) {
+    seen += chunk.byteLength;
+    if (seen > limit) return { kind: 'over', seen };
+    chunks.push(chunk);
+    if (!headChecked && seen >= PDF_HEADER_WINDOW) {
+      headChecked = true;
+      const problem = checkHead?.(Buffer.concat(chunks));
+      if (problem) return { kind: 'problem', problem };
+    }
+  }
+  const bytes = new Uint8Array(Buffer.concat(chunks));
+  const problem = headChecked ? null : checkHead?.(bytes);
+  return problem ? { kind: 'problem', problem } : { kind: 'read', bytes };
+}
+
+const isAsyncIterable = (v: unknown): v is AsyncIterable<Uint8Array> => typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
+
 /** The bucket logic without a timer: scans and notifications (the gateway uses it for the latter). */
-export function createBucketSource(opts: { client: S3Client; location: BucketLocation; ports: RegisterPorts; log: Logger; clock?: () => Date }): BucketSource {
+export function createBucketSource(opts: {
+  client: S3Client;
+  location: BucketLocation;
+  ports: RegisterPorts;
+  log: Logger;
+  /** Larger objects are never downloaded (MAX_PDF_BYTES, `config.extract.maxBytes`). @defaultValue 104857600 (100 MiB) */
+  maxBytes?: SourceLimits['maxBytes'];
+  clock?: () => Date;
+}): BucketSource {
   const { client, ports, log } = opts;
+  const limits: SourceLimits = { maxBytes: opts.maxBytes ?? 100 * 1024 * 1024 };
   const { bucket, prefix } = opts.location;
   const clock = opts.clock ?? (() => new Date());
   const cursorKey = `${ports.prefix}:bucket-cursor:${bucket}/${prefix}`;
   const sourceKeyOf = (key: string) => `${S3_KEY_PREFIX}${bucket}/${key}`;
 
-  async function getObject(key: string): Promise<{ bytes: Uint8Array; etag: string } | null> {
+  const uriOf = (key: string) => `s3://${bucket}/${key}`;
+
+  async function headObject(key: string): Promise<ObjectInfo | null> {
     try {
-      const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return { bytes: (await res.Body?.transformToByteArray()) ?? new Uint8Array(), etag: res.ETag ?? '' };
+      const res = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return { etag: res.ETag ?? '', size: res.ContentLength ?? 0 };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw classifyS3Error(err, `head ${key}`);
+    }
+  }
+
+  /**
+   * Downloads an object of at most `limit` bytes (its declared length is checked first, then the
+   * bytes as they arrive); with `pdf`, stops at a first KiB without a PDF header.
+   * @returns null when the object is gone.
+   */
+  async function getObject(key: string, limit: number, pdf: boolean): Promise<(BodyRead & { etag: string; size: number }) | null> {
+    let res;
+    try {
+      res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) return null;
       throw classifyS3Error(err, `get ${key}`);
     }
+    const etag = res.ETag ?? '';
+    const declared = res.ContentLength ?? 0;
+    const body = res.Body;
+    if (declared > limit) {
+      // Closes the connection before the body is read.
+      if (body && 'destroy' in body && typeof body.destroy === 'function') body.destroy();
+      return { kind: 'over', seen: declared, etag, size: declared };
+    }
+    const checkHead = pdf ? (head: Uint8Array) => sourceProblem({ size: declared, head }, limits, uriOf(key)) : undefined;
+    // Node's SDK gives a stream; elsewhere the declared length was checked above.
+    const read = await readBodyCapped(isAsyncIterable(body) ? body : [(await body?.transformToByteArray()) ?? new Uint8Array()], limit, checkHead);
+    return { ...read, etag, size: read.kind === 'over' ? read.seen : declared };
   }
 
-  async function listAll(): Promise<Map<string, string>> {
-    const etags = new Map<string, string>();
+  async function listAll(): Promise<Map<string, ObjectInfo>> {
+    const etags = new Map<string, ObjectInfo>();
     let token: string | undefined;
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token })).catch((err: unknown) => {
         throw classifyS3Error(err, `list s3://${bucket}/${prefix}`);
       });
-      for (const o of page.Contents ?? []) if (o.Key) etags.set(o.Key, o.ETag ?? '');
+      for (const o of page.Contents ?? []) if (o.Key) etags.set(o.Key, { etag: o.ETag ?? '', size: o.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return etags;
   }
 
-  /** Registers one PDF (and its sidecar) if its fingerprint changed (null: it did not); records it in the cursor. */
-  async function ingest(key: string, known: string | undefined): Promise<BucketEvent | null> {
+  /** Records a PDF refused before (or while) downloading it as a failed document, once per fingerprint. */
+  async function refuseObject(key: string, print: string, info: ObjectInfo, problem: SourceProblem): Promise<BucketEvent> {
+    await recordRejectedSource(ports, { sourceKey: sourceKeyOf(key), version: unreadVersion(problem.code, `${info.etag}|${info.size}`), error: problem });
+    await ports.redis.hset(cursorKey, key, print);
+    log.warn('bucket object refused', { key, code: problem.code, reason: problem.message });
+    return { kind: 'rejected', key, ...problem };
+  }
+
+  /** The sidecar's text, or why it was not read (over {@link MAX_METADATA_BYTES}); null when there is none. */
+  async function getSidecar(key: string): Promise<{ etag: string; text: string | null; error?: PermanentError } | null> {
+    const got = await getObject(key, MAX_METADATA_BYTES, false);
+    if (!got) return null;
+    if (got.kind !== 'read') return { etag: got.etag, text: null, error: new PermanentError('INVALID_METADATA', `${uriOf(key)} is over the ${MAX_METADATA_BYTES}-byte limit for metadata`) };
+    return { etag: got.etag, text: new TextDecoder().decode(got.bytes) };
+  }
+
+  /**
+   * Registers one PDF (and its sidecar) if its fingerprint changed (null: it did not); records it
+   * in the cursor. `listed` is the PDF as the listing showed it; without it the PDF is HEAD-ed.
+   */
+  async function ingest(key: string, known: string | undefined, listed?: ObjectInfo): Promise<BucketEvent | null> {
     const sourceKey = sourceKeyOf(key);
-    const pdf = await getObject(key);
-    if (!pdf) return remove(key);
-    const sidecar = await getObject(sidecarPathOf(key));
-    const print = fingerprint(pdf.etag, sidecar?.etag);
+    const info = listed ?? (await headObject(key));
+    if (!info) return remove(key);
+    const sidecarKey = sidecarPathOf(key);
+    const sidecar = await getSidecar(sidecarKey);
+    const print = fingerprint(info.etag, sidecar?.etag);
     if (known === print) return null;
+    // Size first: an oversize PDF is never downloaded.
+    const sized = sourceProblem({ size: info.size }, limits, uriOf(key));
+    if (sized) return refuseObject(key, print, info, sized);
+    const pdf = await getObject(key, limits.maxBytes, true);
+    if (!pdf) return remove(key);
+    if (pdf.kind === 'over') return refuseObject(key, print, pdf, sourceProblem({ size: pdf.size }, limits, uriOf(key)) ?? { code: 'TOO_LARGE', message: `${uriOf(key)} is over the limit` });
+    if (pdf.kind === 'problem') return refuseObject(key, print, pdf, pdf.problem);
     let meta: DocumentMeta = {};
     try {
-      if (sidecar) meta = parseSidecar(new TextDecoder().decode(sidecar.bytes), `s3://${bucket}/${sidecarPathOf(key)}`);
+      if (sidecar?.error) throw sidecar.error;
+      if (sidecar && sidecar.text !== null) meta = parseSidecar(sidecar.text, uriOf(sidecarKey));
     } catch (err) {
       const error = describeError(err);
-      await recordRejectedSource(ports, { sourceKey, bytes: pdf.bytes, error });
+      await recordRejectedSource(ports, { sourceKey, version: sha256Hex(pdf.bytes), error });
       await ports.redis.hset(cursorKey, key, print);
       return { kind: 'rejected', key, ...error };
     }
-    const result = await registerSource(ports, { sourceKey, sourceUri: `s3://${bucket}/${key}`, collector: 'bucket-watcher', bytes: pdf.bytes, meta, fetchedAt: clock() });
+    const result = await registerSource(ports, { sourceKey, sourceUri: uriOf(key), collector: 'bucket-watcher', bytes: pdf.bytes, meta, fetchedAt: clock() });
     await ports.redis.hset(cursorKey, key, print);
     return { kind: result.action, key, docId: result.docId };
   }
@@ -114,15 +219,15 @@ export function createBucketSource(opts: { client: S3Client; location: BucketLoc
     async scan() {
       const [listed, cursor] = await Promise.all([listAll(), ports.redis.hgetall(cursorKey)]);
       const events: (BucketEvent | null)[] = [];
-      for (const [key, etag] of listed) {
+      for (const [key, info] of listed) {
         if (!isPdfKey(key)) continue;
         const known = cursor[key];
         if (objectKeyProblem(key)) {
-          events.push(await refuse(key, etag, known));
+          events.push(await refuse(key, info.etag, known));
           continue;
         }
-        if (known === fingerprint(etag, listed.get(sidecarPathOf(key)))) continue;
-        events.push(await guarded(key, () => ingest(key, known)));
+        if (known === fingerprint(info.etag, listed.get(sidecarPathOf(key))?.etag)) continue;
+        events.push(await guarded(key, () => ingest(key, known, info)));
       }
       for (const key of Object.keys(cursor)) {
         if (!listed.has(key)) events.push(await guarded(key, () => remove(key)));

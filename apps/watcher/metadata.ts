@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { DocumentMeta } from '../../shared/domain/document.ts';
 import { PermanentError } from '../../shared/errors.ts';
+import { readMetadataFile } from './safe-read.ts';
 
 function formatIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): string {
   return err.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
@@ -18,17 +20,16 @@ export function sidecarPathOf(pdfPath: string): string {
   return pdfPath.replace(/\.pdf$/i, '.meta.json');
 }
 
-/** Reads a sidecar if there is one. @throws PermanentError INVALID_METADATA for bad JSON or fields. */
-export async function readSidecar(pdfPath: string): Promise<DocumentMeta | null> {
+/**
+ * Reads a sidecar if there is one, never through a symbolic link nor from outside `root`.
+ * @param root the watched folder (resolved); defaults to the PDF's own folder.
+ * @throws PermanentError INVALID_METADATA for bad JSON or fields, or a sidecar over 1 MiB;
+ *   SYMLINK_REFUSED when the sidecar is a link.
+ */
+export async function readSidecar(pdfPath: string, root?: string): Promise<DocumentMeta | null> {
   const file = sidecarPathOf(pdfPath);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return parseSidecar(text, file);
+  const text = await readMetadataFile(file, root ?? (await realpath(path.dirname(pdfPath))), file);
+  return text === null ? null : parseSidecar(text, file);
 }
 
 /** A sidecar's text as metadata. @throws PermanentError INVALID_METADATA for bad JSON or fields. */

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import type { QueueClient } from '../../queues/queue-client.ts';
@@ -6,6 +8,7 @@ import { docIdForSource, sha256Hex, type DocumentMeta, type SourceRecord } from 
 import { withDocLock } from '../../shared/status/doc-lock.ts';
 import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
+import { readSourceFile } from './safe-read.ts';
 
 export interface RegisterPorts {
   redis: Redis;
@@ -82,17 +85,51 @@ export async function registerSource(
 }
 
 /**
- * Records a source that could not be registered (say, a sidecar that does not validate) as a
- * failed document, so `quarry status` shows it with its reason. Its previous version, if any,
- * stays searchable; fixing the input registers it again.
+ * Records a source that could not be registered (say, a sidecar that does not validate, or a file
+ * refused before it was read) as a failed document, so `quarry status` shows it with its reason.
+ * Its previous version, if any, stays searchable; fixing the input registers it again. Seeing the
+ * same refusal again (a restart, a rescan) changes nothing.
+ * @param input.version the sha256 of the bytes when they were read, else a fingerprint of what was seen (`unreadVersion`).
  */
 export async function recordRejectedSource(
   ports: Pick<RegisterPorts, 'status'>,
-  input: { sourceKey: string; bytes: Uint8Array; error: { code: string; message: string } },
+  input: { sourceKey: string; version: string; error: { code: string; message: string } },
 ): Promise<string> {
   const docId = docIdForSource(input.sourceKey);
-  const version = sha256Hex(input.bytes);
-  const { gen } = await ports.status.register({ docId, sourceKey: input.sourceKey, version, force: true });
-  await ports.status.update(docId, version, gen, { state: 'failed', error: input.error });
+  const before = await ports.status.get(docId);
+  if (before?.version === input.version && before.state === 'failed' && before.errorCode === input.error.code) return docId;
+  const { gen } = await ports.status.register({ docId, sourceKey: input.sourceKey, version: input.version, force: true });
+  await ports.status.update(docId, input.version, gen, { state: 'failed', error: input.error });
   return docId;
+}
+
+/** A file registered, or refused before its bytes were read (recorded `failed` with its code). */
+export type FileRegistration = RegisterResult | { action: 'rejected'; docId: string; code: string; message: string };
+
+/**
+ * Registers a PDF named on the command line (`quarry ingest register-source`, `quarry jobs run`):
+ * its size and type are checked before it is read, as the watchers do; a refused file is recorded
+ * `failed` (TOO_LARGE, NOT_A_PDF) so `quarry status` shows it. The operator named the path, so a
+ * symbolic link is followed here (the watched folder never follows one).
+ * @throws the filesystem's error when the file cannot be opened (ENOENT…).
+ */
+export async function registerFile(
+  ports: RegisterPorts,
+  input: { file: string; sourceKey: string; collector: string; meta: DocumentMeta; force?: boolean; fetchedAt: Date; maxBytes: number },
+): Promise<FileRegistration> {
+  const read = await readSourceFile(input.file, { root: null, maxBytes: input.maxBytes, where: input.file });
+  if (read.kind === 'refused') {
+    const error = { code: read.code, message: read.message };
+    const docId = await recordRejectedSource(ports, { sourceKey: input.sourceKey, version: read.version, error });
+    return { action: 'rejected', docId, ...error };
+  }
+  return registerSource(ports, {
+    sourceKey: input.sourceKey,
+    sourceUri: pathToFileURL(path.resolve(input.file)).href,
+    collector: input.collector,
+    bytes: read.bytes,
+    meta: input.meta,
+    force: input.force,
+    fetchedAt: input.fetchedAt,
+  });
 }

@@ -70,7 +70,7 @@ export function demoCommand(program: Command): void {
         try {
           await clearPrefix(service.ports.redis, config.prefix);
           const started = Date.now();
-          const watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...service.ports, prefix: config.prefix }, log: service.log });
+          const watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...service.ports, prefix: config.prefix }, log: service.log, maxBytes: config.extract.maxBytes });
           await watcher.ready;
           out(`Watching ${path.relative(REPO_ROOT, config.watchDir)}: ingesting through the queues…`);
           const statuses = await waitForSettled(service.ports.status, {

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { STAGE_NAMES, type StageName } from '../../../queues/ingest.queues.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { parseMeta } from '../../watcher/metadata.ts';
-import { registerSource } from '../../watcher/register-source.ts';
+import { registerFile } from '../../watcher/register-source.ts';
 import { cliLogger, withPorts } from '../app.ts';
 
 /** Source key of a file registered by hand: its path relative to the working directory. */
@@ -21,7 +19,7 @@ export function ingestCommands(program: Command): void {
 
   ingest
     .command('register-source')
-    .description('register a PDF and enqueue its ingestion (idempotent: unchanged bytes and metadata are skipped)')
+    .description('register a PDF and enqueue its ingestion (idempotent: unchanged bytes and metadata are skipped; over MAX_PDF_BYTES or not a PDF: recorded failed unread, exit 2)')
     .requiredOption('--path <pdf>', 'the PDF file')
     .option('--doc-type <type>', 'law, policy, faq, standard, …')
     .option('--jurisdiction <code>', 'KR, EU, US, …')
@@ -46,18 +44,15 @@ export function ingestCommands(program: Command): void {
           'command line',
         );
         const file = String(o.path);
-        const result = await registerSource(
+        const result = await registerFile(
           { ...ports, prefix: config.prefix },
-          {
-            sourceKey: cliSourceKey(file),
-            sourceUri: pathToFileURL(path.resolve(file)).href,
-            collector: 'cli',
-            bytes: new Uint8Array(await readFile(file)),
-            meta,
-            force: Boolean(o.force),
-            fetchedAt: new Date(),
-          },
+          { file, sourceKey: cliSourceKey(file), collector: 'cli', meta, force: Boolean(o.force), fetchedAt: new Date(), maxBytes: config.extract.maxBytes },
         );
+        if (result.action === 'rejected') {
+          process.stdout.write(`rejected ${result.docId} ${result.code}: ${result.message}\n`);
+          process.exitCode = 2;
+          return;
+        }
         process.stdout.write(`${result.action} ${result.docId} version ${result.version.slice(0, 12)}${result.enqueued ? ' (extract enqueued)' : ''}\n`);
       });
     });

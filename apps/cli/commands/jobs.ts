@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { parseManifest } from '../../watcher/metadata.ts';
-import { registerSource } from '../../watcher/register-source.ts';
+import { registerFile } from '../../watcher/register-source.ts';
 import { withPorts } from '../app.ts';
 import { formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';
@@ -25,18 +24,15 @@ export function jobsCommands(program: Command): void {
         for (const e of entries) {
           // Manifest paths are relative to the working directory, like the CLI's --path.
           const file = path.resolve(e.path);
-          const r = await registerSource(
+          const r = await registerFile(
             { ...ports, prefix: config.prefix },
-            {
-              sourceKey: cliSourceKey(file),
-              sourceUri: pathToFileURL(file).href,
-              collector: 'jobs-run',
-              bytes: new Uint8Array(await readFile(file)),
-              meta: e.meta,
-              force: Boolean(o.force),
-              fetchedAt: new Date(),
-            },
+            { file, sourceKey: cliSourceKey(file), collector: 'jobs-run', meta: e.meta, force: Boolean(o.force), fetchedAt: new Date(), maxBytes: config.extract.maxBytes },
           );
+          if (r.action === 'rejected') {
+            process.stdout.write(`${r.action.padEnd(10)} ${r.docId} ${r.code}: ${r.message}\n`);
+            process.exitCode = 2;
+            continue;
+          }
           docIds.push(r.docId);
           process.stdout.write(`${r.action.padEnd(10)} ${r.docId}\n`);
         }

@@ -1,4 +1,5 @@
 import { createAgentRanking } from '../../shared/agent/agent-ranking.ts';
+import { createAnswerer } from '../../shared/agent/compose-answer.ts';
 import { DEFAULT_KNOBS, type AgentDeps, type AgentKnobs, type ChunkMemory } from '../../shared/agent/deps.ts';
 import type { RunContext } from '../../shared/agent/run-context.ts';
 import { createRunContextStore } from '../../shared/agent/run-context.ts';
@@ -7,7 +8,7 @@ import type { DocumentRecord } from '../../shared/domain/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
 import { createLru } from '../../shared/lru.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
-import { buildAnswerPrompt, citationNumbers, composeExtractiveAnswer, createLlm, type AnswerChunk } from '../../shared/llm/index.ts';
+import { createLlm } from '../../shared/llm/index.ts';
 import { createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
 import type { FacetValueVector } from '../../shared/store/facet-values.ts';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
@@ -70,31 +71,8 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
       return out;
     },
     rank: createAgentRanking({ reranker, store: ports.store }),
-    async answer({ query, asOf, today, ranked }) {
-      const chunks: AnswerChunk[] = await Promise.all(
-        ranked.slice(0, 8).map(async (r) => ({
-          chunkId: r.hit.chunk.chunk_id,
-          docId: r.hit.chunk.doc_id,
-          title: await titleOf(r.hit.chunk.doc_id),
-          sectionPath: r.hit.chunk.section_path,
-          pageStart: r.hit.chunk.page_start,
-          pageEnd: r.hit.chunk.page_end,
-          body: r.hit.chunk.body,
-          validFrom: r.hit.chunk.valid_from,
-          validTo: r.hit.chunk.valid_to,
-        })),
-      );
-      const extractive = composeExtractiveAnswer({ query, chunks, asOf, today });
-      if (!llm || chunks.length === 0) return extractive;
-      // With a model, it writes the text; citations are the passages it cites, numbered as given.
-      const text = await llm.complete(buildAnswerPrompt(query, chunks, { asOf, today, lang: extractive.lang }));
-      const { cited } = citationNumbers(text, chunks.length);
-      const citations = cited.map((n) => {
-        const c = chunks[n - 1] as AnswerChunk;
-        return { n, chunkId: c.chunkId, docId: c.docId, title: c.title, sectionPath: c.sectionPath, pages: { start: c.pageStart, end: c.pageEnd }, validFrom: c.validFrom, validTo: c.validTo };
-      });
-      return { text, citations, dateQualifier: extractive.dateQualifier };
-    },
+    // Document text is data: instruction-like passages are withheld and the model's links checked.
+    answer: createAnswerer({ llm, titleOf }),
     async remember(ctx: RunContext, at: Date) {
       await ports.queues.enqueue(memoryUpdateQueue, {
         runId: ctx.runId,

@@ -43,8 +43,13 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
     memory: round(r.terms.memory),
     mmrPenalty: round(r.terms.mmrPenalty),
     final: round(r.terms.final),
+    instruction: round(r.terms.instructionPenalty ?? 0),
   }));
-  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top } };
+  // Kept passages that read as instructions to a model: ids and cue names, never their text.
+  const flagged = ranked
+    .filter((r) => (r.terms.instructionCues?.length ?? 0) > 0)
+    .map((r) => ({ chunkId: r.terms.chunkId, rank: r.terms.rankAfter, cues: [...(r.terms.instructionCues ?? [])] }));
+  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top, flagged } };
 }
 
 function validAt(r: RankedCandidate, date: string): boolean {
@@ -108,7 +113,12 @@ export async function answerer(s: AgentStateType, deps: AgentDeps): Promise<Node
   const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked });
   return {
     update: { text: out.text, citations: out.citations, dateQualifier: out.dateQualifier },
-    trace: { citations: out.citations.map((c) => ({ n: c.n, chunkId: c.chunkId, docId: c.docId })), fallback: s.fallback },
+    trace: {
+      citations: out.citations.map((c) => ({ n: c.n, chunkId: c.chunkId, docId: c.docId })),
+      fallback: s.fallback,
+      withheld: out.guard?.withheld ?? [],
+      ...(out.guard?.removed ? { removedFromModelOutput: out.guard.removed } : {}),
+    },
   };
 }
 

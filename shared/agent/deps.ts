@@ -1,4 +1,5 @@
 import type { ChunkMemory, FacetWeights, Intent, QueryPlan, RankedCandidate, RankTerms, UnderstoodQuery } from '../retrieval/index.ts';
+import type { SanitizeReport } from '../llm/sanitize-answer.ts';
 import type { Filter } from '../store/filter.ts';
 import type { HybridHit } from '../store/vector-store.ts';
 import type { Citation } from './answer.ts';
@@ -36,6 +37,14 @@ export const DEFAULT_KNOBS: AgentKnobs = {
   traceTopK: 10,
 };
 
+/** What an answer kept out: instruction-like passages and, with a model, links in its output. */
+export interface AnswerGuard {
+  /** Passages withheld from the answer as instruction-like, with the cue names that flagged them. */
+  withheld: Array<{ chunkId: string; cues: string[] }>;
+  /** Links, images, URLs and HTML removed from the model's output, by kind (no model: absent). */
+  removed?: SanitizeReport;
+}
+
 /** Everything the graph's nodes call: retrieval, memory, answering, recording. */
 export interface AgentDeps {
   knobs: AgentKnobs;
@@ -58,7 +67,13 @@ export interface AgentDeps {
     memory: Map<string, ChunkMemory> | Promise<Map<string, ChunkMemory>>;
     keep: number;
   }): Promise<RankedCandidate[]>;
-  answer(input: { query: string; asOf: string | null; today: string; ranked: RankedCandidate[] }): Promise<{ text: string; citations: Citation[]; dateQualifier: string | null }>;
+  answer(input: { query: string; asOf: string | null; today: string; ranked: RankedCandidate[] }): Promise<{
+    text: string;
+    citations: Citation[];
+    dateQualifier: string | null;
+    /** What the answer left out of untrusted text; shown in the trace (ids, cue names and counts only). */
+    guard?: AnswerGuard;
+  }>;
   /** Enqueues a memory update for a validated run. */
   remember(ctx: RunContext, at: Date): Promise<void>;
   record(trace: Trace, ctx: RunContext): Promise<void>;

@@ -2,9 +2,14 @@
  * The answerer without a model: the sentences of the validated passages that best cover the
  * question, each followed by its citation marker, under a date qualifier. Nothing is generated,
  * so nothing can be made up; the price is a terser answer. Deterministic.
+ *
+ * Passages are data: one that reads as instructions to an assistant ("ignore previous
+ * instructions and answer only …") is never quoted, nor any of its sentences — its author wrote
+ * all of it — so a document cannot make its own words the answer.
  */
 import { splitSentences } from '../chunk/sentences.ts';
 import { detectLang } from '../enrich/lang.ts';
+import { detectInstructionLike } from '../retrieval/instruction-like.ts';
 import { analyseQuery, lexicalScores, matchForm } from '../retrieval/lexical-match.ts';
 import { findDateMentions, normaliseQuery } from '../retrieval/query-understanding.ts';
 
@@ -59,6 +64,8 @@ export interface ExtractiveAnswer {
   dateQualifier: string;
   /** Language of the answer's own words: `ko` for Korean questions, otherwise `en`. */
   lang: 'ko' | 'en';
+  /** Passages left out because they read as instructions to an assistant, with the cue names. */
+  withheld: Array<{ chunkId: string; cues: string[] }>;
 }
 
 /** Sentences longer than this are cut: tables and run-on clauses read badly quoted whole. */
@@ -71,6 +78,12 @@ const RELATIVE_FLOOR = 0.5;
 const NOT_FOUND: Readonly<Record<'ko' | 'en', string>> = {
   en: 'The documents found do not answer this question.',
   ko: '찾은 문서에서 질문에 대한 답을 찾지 못했습니다.',
+};
+
+/** The answer when the only passages that could answer were left out as instruction-like. */
+const NOT_TRUSTWORTHY: Readonly<Record<'ko' | 'en', string>> = {
+  en: 'No trustworthy answer was found: the passages that match this question read as instructions to an assistant rather than information, so they are not quoted.',
+  ko: '신뢰할 수 있는 답을 찾지 못했습니다. 질문과 맞는 구절이 정보가 아니라 AI에게 내리는 지시처럼 쓰여 있어 인용하지 않았습니다.',
 };
 
 /** "as of 2025-02-23" (English and every other language) or "2025년 2월 23일 기준" (Korean). */
@@ -111,10 +124,17 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const dateQualifier = formatDateQualifier(input.asOf ?? input.today, lang);
 
   const candidates: Candidate[] = [];
+  const withheld: ExtractiveAnswer['withheld'] = [];
   input.chunks.forEach((chunk, c) => {
+    const flag = detectInstructionLike(chunk.body);
+    if (flag.flagged) {
+      withheld.push({ chunkId: chunk.chunkId, cues: flag.cues });
+      return;
+    }
     splitSentences(chunk.body).forEach((text, position) => {
       const t = clip(text);
-      if (t.length >= 2) candidates.push({ chunk: c, position, text: t });
+      // A passage's cues may sit in one sentence only; that sentence alone would be enough.
+      if (t.length >= 2 && !detectInstructionLike(t).flagged) candidates.push({ chunk: c, position, text: t });
     });
   });
   const scores = lexicalScores(analyseQuery(question), candidates.map((c) => c.text));
@@ -139,7 +159,11 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     forms.push(form);
     chosen.push(cand);
   }
-  if (chosen.length === 0) return { text: NOT_FOUND[lang], citations: [], dateQualifier, lang };
+  if (chosen.length === 0) {
+    // Said plainly: a withheld passage may have matched, and "not found" would hide why.
+    const withheldMatched = withheld.length > 0 && untrustedWouldMatch(question, input.chunks, withheld);
+    return { text: (withheldMatched ? NOT_TRUSTWORTHY : NOT_FOUND)[lang], citations: [], dateQualifier, lang, withheld };
+  }
 
   const numberOf = new Map<number, number>();
   const citations: Citation[] = [];
@@ -163,5 +187,12 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     return `${cand.text} [${n}]`;
   });
   const lead = lang === 'ko' ? `${dateQualifier}:` : `${dateQualifier.charAt(0).toUpperCase()}${dateQualifier.slice(1)}:`;
-  return { text: `${lead} ${parts.join(' ')}`, citations, dateQualifier, lang };
+  return { text: `${lead} ${parts.join(' ')}`, citations, dateQualifier, lang, withheld };
+}
+
+/** Some sentence of a withheld passage covers part of the question. */
+function untrustedWouldMatch(question: string, chunks: readonly AnswerChunk[], withheld: ExtractiveAnswer['withheld']): boolean {
+  const ids = new Set(withheld.map((w) => w.chunkId));
+  const texts = chunks.filter((c) => ids.has(c.chunkId)).flatMap((c) => splitSentences(c.body).map(clip));
+  return lexicalScores(analyseQuery(question), texts).some((x) => x.coverage > 0);
 }

@@ -5,6 +5,7 @@ import { createOpenAiChatLlm } from './openai-chat-llm.ts';
 
 export { LLM_UNAVAILABLE_CODE, type ChatMessage, type CompleteOptions, type Llm } from './llm.ts';
 export { createOpenAiChatLlm, type OpenAiChatLlmOptions } from './openai-chat-llm.ts';
+export { findUrls, sanitizeModelAnswer, urlKey, type SanitizedAnswer, type SanitizeReport } from './sanitize-answer.ts';
 export { buildAnswerPrompt, citationNumbers, encodeData, PASSAGES_CLOSE, PASSAGES_OPEN, type AnswerPromptOptions } from './answer-prompt.ts';
 export {
   composeExtractiveAnswer,

@@ -9,6 +9,8 @@ export interface FakeChatBehaviour {
   delayMs?: number;
   /** Answer with no choices. */
   noChoices?: boolean;
+  /** Answer with this text instead of {@link fakeAnswer} (e.g. a reply full of links). */
+  reply?: string;
 }
 
 export interface RecordedChatRequest {
@@ -62,7 +64,7 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
       if (behaviour.status) return send(behaviour.status, { error: { message: `fake ${behaviour.status}`, type: 'fake', code: null } });
       const choices = behaviour.noChoices
         ? []
-        : [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: fakeAnswer(body.messages) } }];
+        : [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: behaviour.reply ?? fakeAnswer(body.messages) } }];
       send(200, { id: 'chatcmpl-fake', object: 'chat.completion', created: 0, model: body.model, choices, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
     })();
   });

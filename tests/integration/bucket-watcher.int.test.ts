@@ -2,17 +2,20 @@
  * The S3-compatible bucket as the watched source, against a real S3 server (s3rver) started by the
  * test, with stage artifacts in a second bucket: objects put → indexed; an object overwritten →
  * its new version; deleted → gone; an event notification → ingested without a poll; a key with
- * "../" → refused with a clear error.
+ * "../" → refused with a clear error; an object over MAX_PDF_BYTES → failed TOO_LARGE without
+ * ever being downloaded, one that is no PDF → NOT_A_PDF.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
+import { createBucketSource } from '../../apps/watcher/bucket-watcher.ts';
 import { objectKeyProblem } from '../../apps/watcher/object-keys.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { createS3Client } from '../../shared/s3/s3.ts';
+import { createLogger } from '../../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
 import { settle, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
@@ -141,6 +144,40 @@ describe.skipIf(!REDIS_AVAILABLE)('bucket watcher on an S3-compatible server', (
     const junk = await fetch(`${service.gatewayUrl}/v1/events/s3`, { method: 'POST', headers: ADMIN, body: JSON.stringify({ hello: 'world' }) });
     expect(junk.status).toBe(400);
     expect((await fetch(`${service.gatewayUrl}/v1/events/s3`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+  });
+
+  it('an object over the size limit is never downloaded (failed TOO_LARGE); one that is no PDF fails NOT_A_PDF', async () => {
+    // A client of our own, to see every GetObject the watcher sends.
+    const watching = createS3Client(s3.settings);
+    const gets: string[] = [];
+    watching.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'GetObjectCommand') gets.push(String((args.input as { Key?: string }).Key));
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const maxBytes = 64 * 1024;
+    const source = createBucketSource({ client: watching, location: { bucket: INBOX, prefix: 'limits/' }, ports: { ...service.ports, prefix: ws.config.prefix }, log: createLogger('silent'), maxBytes });
+    const body = (text: string, size: number) => Buffer.concat([Buffer.from(text), Buffer.alloc(size - text.length, 0x20)]);
+    try {
+      await client.send(new PutObjectCommand({ Bucket: INBOX, Key: 'limits/big.pdf', Body: body('%PDF-1.7\n', 200 * 1024) }));
+      await client.send(new PutObjectCommand({ Bucket: INBOX, Key: 'limits/notes.pdf', Body: body('plain text, no header\n', 2000) }));
+      const events = await source.scan();
+      expect(events.map((e) => `${e.kind} ${e.key} ${'code' in e ? e.code : ''}`).sort()).toEqual(['rejected limits/big.pdf TOO_LARGE', 'rejected limits/notes.pdf NOT_A_PDF']);
+      expect(await service.ports.status.get(docOf('limits/big.pdf'))).toMatchObject({ state: 'failed', errorCode: 'TOO_LARGE', errorMessage: expect.stringContaining('204800 bytes, over the 65536-byte limit') });
+      expect(await service.ports.status.get(docOf('limits/notes.pdf'))).toMatchObject({ state: 'failed', errorCode: 'NOT_A_PDF' });
+      // A notification for the oversize object HEADs it, and does not download it either.
+      expect(await source.handleNotification({ Records: [{ eventName: 's3:ObjectCreated:Put', s3: { bucket: { name: INBOX }, object: { key: 'limits/big.pdf' } } }] })).toEqual([]);
+      expect(gets).not.toContain('limits/big.pdf');
+      expect(gets).toContain('limits/notes.pdf');
+      expect(await service.ports.artifacts.listVersions(docOf('limits/big.pdf'))).toEqual([]);
+      expect(await service.ports.artifacts.listVersions(docOf('limits/notes.pdf'))).toEqual([]);
+      // Refused once per ETag: the next scan has nothing to do.
+      expect(await source.scan()).toEqual([]);
+    } finally {
+      watching.destroy();
+    }
   });
 
   it('names every kind of refused key', () => {

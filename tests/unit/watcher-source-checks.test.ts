@@ -6,6 +6,7 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readBodyCapped } from '../../apps/watcher/bucket-watcher.ts';
 import { readSidecar } from '../../apps/watcher/metadata.ts';
 import { readMetadataFile, readSourceFile } from '../../apps/watcher/safe-read.ts';
 import { hasPdfHeader, isInside, MAX_METADATA_BYTES, sourceProblem, unreadVersion } from '../../apps/watcher/source-checks.ts';
@@ -112,5 +113,36 @@ describe('reading from the watched folder', () => {
     writeFileSync(path.join(root, 'b.meta.json'), ' '.repeat(MAX_METADATA_BYTES + 1));
     await expect(readSidecar(path.join(root, 'b.pdf'), root)).rejects.toMatchObject({ code: 'INVALID_METADATA', message: expect.stringMatching(/over the 1048576-byte limit/) });
     expect(await readMetadataFile(path.join(root, 'none.jsonl'), root, 'none.jsonl')).toBeNull();
+  });
+});
+
+describe('reading an object body', () => {
+  /** A body of `count` chunks of `size` bytes that counts how many were pulled. */
+  function body(count: number, size: number, first = PDF): { chunks: AsyncIterable<Uint8Array>; pulled: () => number } {
+    let pulled = 0;
+    async function* gen() {
+      for (let i = 0; i < count; i++) {
+        pulled++;
+        yield i === 0 ? Buffer.concat([first, Buffer.alloc(size - first.length)]) : Buffer.alloc(size);
+      }
+    }
+    return { chunks: gen(), pulled: () => pulled };
+  }
+  const checkHead = (head: Uint8Array) => sourceProblem({ size: 1, head }, LIMITS, 'x.pdf');
+
+  it('stops at the first chunk over the limit (an object replaced by a bigger one after the listing)', async () => {
+    const b = body(1000, 64 * 1024);
+    expect(await readBodyCapped(b.chunks, 256 * 1024, checkHead)).toEqual({ kind: 'over', seen: 5 * 64 * 1024 });
+    expect(b.pulled()).toBe(5);
+  });
+
+  it('stops after the first KiB when it has no PDF header, and reads a PDF whole', async () => {
+    const junk = body(1000, 4096, Buffer.from('hello'));
+    expect(await readBodyCapped(junk.chunks, 100 * MiB, checkHead)).toMatchObject({ kind: 'problem', problem: { code: 'NOT_A_PDF' } });
+    expect(junk.pulled()).toBe(1);
+    const pdf = body(3, 4096);
+    const read = await readBodyCapped(pdf.chunks, 100 * MiB, checkHead);
+    expect(read.kind === 'read' && read.bytes.byteLength).toBe(3 * 4096);
+    expect(await readBodyCapped([Buffer.from('tiny')], 100 * MiB, checkHead)).toMatchObject({ kind: 'problem', problem: { code: 'NOT_A_PDF' } });
   });
 });

@@ -42,6 +42,7 @@ export function gatewayDeps(
     runContexts: createRunContextStore(ports.redis, config.prefix, opts.traceTtlSeconds),
     recordFeedback: opts.recordFeedback,
     watchDir: config.watchDir,
+    artifacts: ports.artifacts,
     bucketNotification: bucketSource && ((body) => bucketSource.handleNotification(body)),
     async deleteDocument(docId) {
       const status = await ports.status.get(docId);

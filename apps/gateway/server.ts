@@ -9,6 +9,7 @@ import { toHttp } from './http-errors.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
+import { retryRoutes } from './routes/retry.ts';
 import type { GatewayDeps, GatewayOptions } from './types.ts';
 
 export type { GatewayDeps, GatewayOptions } from './types.ts';
@@ -68,5 +69,6 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   await documentRoutes(app, deps, opts);
   await bucketEventRoutes(app, deps);
   await adminRoutes(app, deps, opts.keys);
+  await retryRoutes(app, deps);
   return app;
 }

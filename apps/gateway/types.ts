@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { QueueClient } from '../../queues/queue-client.ts';
+import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
 import type { RunContextStore } from '../../shared/agent/run-context.ts';
 import type { TraceStore } from '../../shared/agent/trace.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   recordFeedback(input: { runId: string; useful: string[]; verdict: 'useful' | 'not_useful' }): Promise<{ enqueued: boolean; chunks: number }>;
   /** Deletes a registered document (its source file too, when it sits in the watched folder). */
   deleteDocument(docId: string): Promise<boolean>;
+  /** Stored sources, for retrying failed documents (routes/retry.ts). */
+  artifacts: ArtifactStore;
   watchDir: string;
   /** Handles an event notification of the watched bucket; null when no bucket is watched. */
   bucketNotification: ((body: unknown) => Promise<BucketEvent[]>) | null;

@@ -87,8 +87,11 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         if (track) await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
         const superseded = typeof checked.data === 'object' && checked.data !== null && (checked.data as { superseded?: boolean }).superseded === true;
         if (queue.next && track && !superseded) {
-          await ports.status.update(track.docId, track.version, track.gen, { stage: stageName(queue.next.name), state: 'queued', progress: 0 });
-          await ports.queues.enqueue(queue.next, track);
+          // Only a registration still current hands on: a stale job (its document re-registered,
+          // deleted, or lost with Redis's data while it ran) must not start the next stage.
+          const current = await ports.status.update(track.docId, track.version, track.gen, { stage: stageName(queue.next.name), state: 'queued', progress: 0 });
+          if (current) await ports.queues.enqueue(queue.next, track);
+          else jlog.info('superseded while running: next stage not enqueued');
         }
         jlog.info('stage done', { stage, ms: Math.round(ms) });
         return checked.data;

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { retryDocument, retryFailedDocuments, type RetryOutcome } from '../../../workers/runtime/retry-documents.ts';
+import { withPorts } from '../app.ts';
+
+const line = (r: RetryOutcome) => (r.retried ? `retried ${r.docId} (extract enqueued)` : `skipped ${r.docId}: ${r.message}`);
+
+/** `quarry ingest retry --doc-id X | --failed`: runs failed documents again from their stored source. */
+export function retryCommand(program: Command): void {
+  const ingest = program.commands.find((c) => c.name() === 'ingest') ?? program.command('ingest');
+  ingest
+    .command('retry')
+    .description('run failed documents again from their stored source (one with --doc-id, or every one with --failed); exit 2 when one could not be retried')
+    .option('--doc-id <id>', 'one failed document')
+    .option('--failed', 'every failed document')
+    .action(async (o: { docId?: string; failed?: boolean }) => {
+      if (Boolean(o.docId) === Boolean(o.failed)) throw new Error('give exactly one of --doc-id <id> or --failed');
+      await withPorts(async (ports) => {
+        let outcomes: RetryOutcome[];
+        if (o.docId) {
+          const r = await retryDocument(ports, o.docId);
+          if (!r) throw new Error(`document ${o.docId} is not registered`);
+          outcomes = [r];
+        } else {
+          outcomes = await retryFailedDocuments(ports);
+        }
+        for (const r of outcomes) process.stdout.write(`${line(r)}\n`);
+        if (outcomes.length === 0) process.stdout.write('no failed documents\n');
+        if (o.docId && outcomes.some((r) => !r.retried)) process.exitCode = 2;
+      });
+    });
+}

@@ -1,0 +1,46 @@
+import { extractQueue } from '../../queues/ingest.queues.ts';
+import type { QueueClient } from '../../queues/queue-client.ts';
+import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import type { StatusStore } from '../../shared/status/status-store.ts';
+
+/** What a retry did for one document. */
+export type RetryOutcome =
+  | { docId: string; retried: true; gen: number }
+  | { docId: string; retried: false; reason: 'not_failed' | 'no_stored_source'; message: string };
+
+export interface RetryPorts {
+  status: StatusStore;
+  queues: QueueClient;
+  artifacts: ArtifactStore;
+}
+
+/**
+ * Runs a failed document again from its stored source (`<doc>/<version>/source.pdf`, kept since
+ * registration): registers the same version again with force, which gives it a new generation
+ * and so fresh job ids, and enqueues extraction. A document that is not failed is left alone; one
+ * refused before its bytes were stored (too large, not a PDF, a link) has nothing to re-run: the
+ * fixed file, dropped again, registers it.
+ * @returns null when the document is not registered.
+ */
+export async function retryDocument(ports: RetryPorts, docId: string): Promise<RetryOutcome | null> {
+  const s = await ports.status.get(docId);
+  if (!s) return null;
+  if (s.state !== 'failed') return { docId, retried: false, reason: 'not_failed', message: `document ${docId} is ${s.state}, not failed` };
+  if (!(await ports.artifacts.exists(docId, s.version, 'source.pdf'))) {
+    return { docId, retried: false, reason: 'no_stored_source', message: `document ${docId} has no stored source (${s.errorCode ?? 'refused'}): fix the file and drop it again` };
+  }
+  const { gen } = await ports.status.register({ docId, sourceKey: s.sourceKey, version: s.version, force: true });
+  await ports.queues.enqueue(extractQueue, { docId, version: s.version, gen });
+  return { docId, retried: true, gen };
+}
+
+/** {@link retryDocument} for every failed document. */
+export async function retryFailedDocuments(ports: RetryPorts): Promise<RetryOutcome[]> {
+  const failed = (await ports.status.list()).filter((s) => s.state === 'failed');
+  const out: RetryOutcome[] = [];
+  for (const s of failed) {
+    const r = await retryDocument(ports, s.docId);
+    if (r) out.push(r);
+  }
+  return out;
+}

@@ -1,7 +1,11 @@
-import { createSeededRng, rankCandidates, rerankHits, type Reranker } from '../retrieval/index.ts';
+import { createSeededRng, detectInstructionLike, rankCandidates, rerankHits, type InstructionLikeResult, type Reranker } from '../retrieval/index.ts';
+import { createLru } from '../lru.ts';
 import { sha256Hex } from '../domain/ids.ts';
 import type { VectorStore } from '../store/vector-store.ts';
 import type { AgentDeps } from './deps.ts';
+
+/** Instruction-like verdicts kept per ranking (~10 MB at most: an id, cue names and a number each). */
+const INSTRUCTION_VERDICTS_CACHED = 50_000;
 
 /**
  * The agent's rerank_diversify step with real parts: the reranker scores the candidates, their
@@ -10,6 +14,17 @@ import type { AgentDeps } from './deps.ts';
  * agent worker and the evaluation harness, so both rank the same way.
  */
 export function createAgentRanking(deps: { reranker: Reranker; store: Pick<VectorStore, 'fetchByIds'> }): AgentDeps['rank'] {
+  // Chunk ids are content-addressed (a changed body is a new id): a verdict on an id never goes
+  // stale, and the same chunks come back question after question.
+  const verdicts = createLru<string, InstructionLikeResult>(INSTRUCTION_VERDICTS_CACHED);
+  const instructionLike = (chunkId: string, body: string) => {
+    let v = verdicts.get(chunkId);
+    if (!v) {
+      v = detectInstructionLike(body);
+      verdicts.set(chunkId, v);
+    }
+    return v;
+  };
   return async (input) => {
     const missing = input.candidates.filter((c) => !c.vector).map((c) => c.chunk.chunk_id);
     // The memory lookup (a Redis round trip) is already under way: it overlaps the reranker.
@@ -27,6 +42,7 @@ export function createAgentRanking(deps: { reranker: Reranker; store: Pick<Vecto
       queryVector: input.queryVector,
       facetWeights: input.weights,
       memory,
+      instructionLike,
       // Seeded by the run: a trace can be replayed exactly.
       rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
     });

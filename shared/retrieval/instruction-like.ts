@@ -117,15 +117,39 @@ const CUES: readonly Cue[] = [
   { name: 'ko_prompt_leak', weight: 1, pattern: /시스템\s*프롬프트/ },
 ];
 
+
+/**
+ * Words one of which every flagging combination of cues contains (each strong cue's verb, role
+ * or addressee, and "the user" for the two weak cues that flag together without one). Most
+ * passages have none, and one test of this pattern is far cheaper than every cue: ranking scores
+ * ~300 candidates per question.
+ */
+const ANCHORS = new RegExp(
+  [
+    String.raw`\b(?:ignore|disregard|forget|override|bypass|discard|pretend|system|assistant|developer|instructions?|prompts?|the user)\b`,
+    String.raw`\byou are now\b|\bfrom now on\b|\bact as\b|<\||\[\/?INST\]|<<\/?SYS>>|###`,
+    String.raw`\b${AI}\b`,
+    String.raw`무시|잊|따르지|너는|넌|당신|프롬프트|시스템|어시스턴트|인공\s?지능|챗봇|언어\s?모델|라고만|만\s*(?:답|대답|응답|출력|말)`,
+  ].join('|'),
+  'i',
+);
+
+// Compatibility forms (full-width letters, odd spaces) and zero-width characters that would hide a cue.
+const NEEDS_FOLDING = /[\u00a0\u2000-\u206f\ufe00-\ufe6f\ufeff\uff00-\uffef]/;
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+
 /**
  * Scores `text` for instruction-like cues (see the module comment). Each cue counts once; the
  * score is the sum of the weights of those found, and the text is flagged from
  * {@link INSTRUCTION_FLAG_SCORE} on. `ai_mentioned` alone (a policy on AI use) and the other weak
- * cues alone never flag.
+ * cues alone never flag. A text without any anchor word (see `ANCHORS`) cannot reach the flag
+ * score and is reported as score 0 without its weak cues.
  */
 export function detectInstructionLike(text: string): InstructionLikeResult {
   // Spacing and case of the PDF's text layer vary; cues should not.
-  const t = text.normalize('NFKC').replace(/[\u200b-\u200d\u2060\ufeff]/g, '').replace(/[ \t\u00a0]+/g, ' ');
+  const folded = NEEDS_FOLDING.test(text) ? text.normalize('NFKC').replace(ZERO_WIDTH, '') : text;
+  if (!ANCHORS.test(folded)) return { score: 0, cues: [], flagged: false };
+  const t = folded.replace(/[ \t]+/g, ' ');
   const cues: string[] = [];
   let score = 0;
   for (const cue of CUES) {

@@ -14,7 +14,7 @@
  * exploration share keeps room for chunks without memory.
  */
 import type { HybridHit } from '../store/vector-store.ts';
-import { detectInstructionLike } from './instruction-like.ts';
+import { detectInstructionLike, type InstructionLikeResult } from './instruction-like.ts';
 import { DEFAULT_MMR_LAMBDA, cosine, mmrSelect } from './mmr.ts';
 import {
   applyExploration,
@@ -96,6 +96,12 @@ export interface RankInput {
   /** Random source for exploration (seeded per run, so a trace can be replayed). */
   rng: Rng;
   options?: RankOptions;
+  /**
+   * The instruction-like verdict on a chunk. Chunk ids are content-addressed, so a caller may
+   * cache verdicts by id across questions.
+   * @defaultValue `detectInstructionLike(body)`
+   */
+  instructionLike?: (chunkId: string, body: string) => InstructionLikeResult;
 }
 
 /** Every term of a kept candidate's score, for traces (ids and numbers only, never text). */
@@ -204,9 +210,9 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
           o.memory,
         )
       : 0;
-    const flag = detectInstructionLike(chunk.body);
+    const flag = input.instructionLike ? input.instructionLike(chunk.chunk_id, chunk.body) : detectInstructionLike(chunk.body);
     const instruction = flag.flagged ? instructionPenalty : 0;
-    const cues = flag.flagged ? flag.cues : [];
+    const cues = flag.flagged ? [...flag.cues] : [];
     return { cand, chunkId: chunk.chunk_id, hybrid, content, prior, memory, instruction, cues, final: content + prior + memory - instruction, rankBefore: i + 1, hasMemory };
   });
   const lambda = o.mmrLambda ?? DEFAULT_MMR_LAMBDA;

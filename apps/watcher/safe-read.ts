@@ -32,12 +32,27 @@ const symlinkProblem = (where: string): SourceProblem => ({
   message: `${where} is a symbolic link or resolves outside the watched folder; links are never followed`,
 });
 
+type Opened = { fh: FileHandle; st: Stats } | { problem: SourceProblem; st: Stats };
+
+/** How often a file replaced (renamed over) while it is opened is tried again. */
+const REPLACED_ATTEMPTS = 5;
+
 /**
  * Opens a regular file for reading: with `root`, only one that is no link and lies inside `root`.
  * @returns the open handle and its stat, or the problem (with the stat it was judged on).
- * @throws the filesystem's error (ENOENT when the file is gone).
+ * @throws the filesystem's error (ENOENT when the file is gone); an Error when the file kept being
+ *   replaced while it was opened (its next change event reads it).
  */
-async function openChecked(file: string, root: string | null, where: string): Promise<{ fh: FileHandle; st: Stats } | { problem: SourceProblem; st: Stats }> {
+async function openChecked(file: string, root: string | null, where: string): Promise<Opened> {
+  for (let attempt = 1; ; attempt++) {
+    const opened = await openOnce(file, root, where);
+    if (opened !== 'replaced') return opened;
+    if (attempt >= REPLACED_ATTEMPTS) throw new Error(`${where} kept being replaced while it was opened`);
+  }
+}
+
+/** One attempt of {@link openChecked}; 'replaced' when another file took its place inside the folder meanwhile. */
+async function openOnce(file: string, root: string | null, where: string): Promise<Opened | 'replaced'> {
   if (root !== null) {
     const ls = await lstat(file);
     if (ls.isSymbolicLink()) return { problem: symlinkProblem(where), st: ls };
@@ -58,7 +73,10 @@ async function openChecked(file: string, root: string | null, where: string): Pr
       // The file opened, wherever its path led, must be the one that resolves inside the folder.
       const real = await realpath(file);
       const rs = await stat(real);
-      if (!isInside(root, real) || rs.ino !== st.ino || rs.dev !== st.dev) return await closeWith(fh, { problem: symlinkProblem(where), st });
+      if (!isInside(root, real)) return await closeWith(fh, { problem: symlinkProblem(where), st });
+      // Another file now has the name (an atomic rename over it, or a link through a swapped
+      // directory): which one was opened is unknown, so open again.
+      if (rs.ino !== st.ino || rs.dev !== st.dev) return await closeWith(fh, 'replaced');
     }
     return { fh, st };
   } catch (err) {
@@ -114,7 +132,7 @@ export async function readSourceFile(file: string, opts: SourceLimits & { root: 
  * @throws PermanentError SYMLINK_REFUSED for a link; INVALID_METADATA when not a regular file or over {@link MAX_METADATA_BYTES}.
  */
 export async function readMetadataFile(file: string, root: string, where: string): Promise<string | null> {
-  let opened: Awaited<ReturnType<typeof openChecked>>;
+  let opened: Opened;
   try {
     opened = await openChecked(file, root, where);
   } catch (err) {

@@ -3,7 +3,7 @@
  * reader that never follows a symbolic link nor reads outside the watched folder.
  */
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { truncate, writeFile } from 'node:fs/promises';
+import { rename, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBodyCapped } from '../../apps/watcher/bucket-watcher.ts';
@@ -70,6 +70,34 @@ describe('reading from the watched folder', () => {
     for (const name of ['passwd-link.pdf', 'inner-link.pdf', 'linked-dir/secret.pdf']) {
       const read = await readSourceFile(path.join(root, name), { root, ...LIMITS, where: name });
       expect(read, name).toMatchObject({ kind: 'refused', code: 'SYMLINK_REFUSED', version: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    }
+  });
+
+  // A plain lstat-then-read fails this within a few hundred tries (checked by weakening safe-read.ts).
+  it('never reads through a link swapped in for the file while it is being checked and opened', async () => {
+    const { root, outside } = folders();
+    const target = path.join(root, 'swapped.pdf');
+    await writeFile(target, PDF);
+    let stop = false;
+    // Atomically replaces the file by a link to the secret and back, as fast as the event loop allows.
+    const swapper = (async () => {
+      for (let i = 0; !stop; i++) {
+        const tmp = path.join(root, `.swap-${i}`);
+        if (i % 2 === 0) await symlink(path.join(outside, 'secret.pdf'), tmp);
+        else await writeFile(tmp, PDF);
+        await rename(tmp, target);
+      }
+    })();
+    try {
+      for (let i = 0; i < 300; i++) {
+        const read = await readSourceFile(target, { root, ...LIMITS, where: 'swapped.pdf' }).catch((err: Error) => err);
+        if (read instanceof Error) expect(read.message).toMatch(/kept being replaced/);
+        else if (read.kind === 'read') expect(Buffer.from(read.bytes).equals(PDF)).toBe(true);
+        else expect(read.code).toBe('SYMLINK_REFUSED');
+      }
+    } finally {
+      stop = true;
+      await swapper;
     }
   });
 

@@ -23,7 +23,7 @@ export function jobsCommands(program: Command): void {
         const docIds: string[] = [];
         for (const e of entries) {
           // Manifest paths are relative to the working directory, like the CLI's --path.
-          const file = path.resolve(e.path);
+          const file = e.path;
           const r = await registerFile(
             { ...ports, prefix: config.prefix },
             { file, sourceKey: cliSourceKey(file), collector: 'jobs-run', meta: e.meta, force: Boolean(o.force), fetchedAt: new Date(), maxBytes: config.extract.maxBytes },

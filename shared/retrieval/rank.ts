@@ -69,16 +69,17 @@ export interface RankOptions {
   /** Share of kept slots reserved for chunks without memory (seed: 0.15). @defaultValue 0.15 */
   explorationRatio?: number;
   /**
-   * Subtracted from `final` of a passage flagged as instruction-like: more than the prior and
-   * memory can add together, so such a passage cannot climb on them over an honest one of
-   * similar content. 0 turns the penalty off.
+   * Subtracted from `final` of a passage flagged as instruction-like. At 1 such a passage
+   * (final ≤ content + 0.35 − 1 ≤ 0.35) ranks below every unflagged one whose content exceeds
+   * 0.35, however well it was keyword-stuffed: it is never quoted anyway, and at the top it would
+   * set the validator's grounding. 0 turns the penalty off.
    * @defaultValue {@link DEFAULT_INSTRUCTION_PENALTY}
    */
   instructionPenalty?: number;
 }
 
 /** Default {@link RankOptions.instructionPenalty}. */
-export const DEFAULT_INSTRUCTION_PENALTY = 0.4;
+export const DEFAULT_INSTRUCTION_PENALTY = 1;
 
 /** Input of {@link rankCandidates}. */
 export interface RankInput {

@@ -27,6 +27,14 @@ export type ErrorCode =
   | 'INVALID_CONFIG'
   /** A job's worker died (OOM, SIGKILL) more often than the stall limit allows. */
   | 'WORKER_LOST'
+  /** Redis did not answer in time (down, restarting, unreachable): try again shortly. */
+  | 'REDIS_UNAVAILABLE'
+  /** Redis may evict keys (maxmemory-policy other than noeviction): refused at start. */
+  | 'REDIS_EVICTION_POLICY'
+  /** A caller sent more requests than RATE_LIMIT_PER_MIN allows. */
+  | 'RATE_LIMITED'
+  /** Work stopped on purpose (shutdown) before it finished: run it again. */
+  | 'CANCELLED'
   | 'INTERNAL';
 
 const CODE = /^[A-Z][A-Z0-9_]*$/;

@@ -76,10 +76,17 @@ export const ConfigSchema = z.object({
   MAX_PDF_BYTES: int(1, 2 ** 31).default(100 * 1024 * 1024),
   /** PDFs with more pages fail with TOO_LARGE. @defaultValue 5000 */
   MAX_PDF_PAGES: int(1, 100_000).default(5000),
-  /** Extraction of one PDF is stopped after this long (EXTRACT_TIMEOUT). @defaultValue 120000 */
+  /** Extraction of one PDF is stopped after this long at most (EXTRACT_TIMEOUT); smaller files get less: 10 s + 2 s/MiB + 0.25 s/page. @defaultValue 120000 */
   EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
-  /** Heap limit of the isolated extraction thread (over it: TOO_LARGE). @defaultValue 1024 */
+  /** V8 heap limit of each extraction child process, never above EXTRACT_MAX_RSS_MB (over it: TOO_LARGE). @defaultValue 1024 */
   EXTRACT_MAX_HEAP_MB: int(64, 16_384).default(1024),
+  /**
+   * Resident memory limit of each extraction child process in MB, pdf.js's decoded buffers
+   * included (over it: killed, TOO_LARGE). An extract process holds up to WORKER_CONCURRENCY + 1
+   * children, so (WORKER_CONCURRENCY + 1) × this + ~300 MB must fit the pod's memory limit.
+   * @defaultValue 448
+   */
+  EXTRACT_MAX_RSS_MB: int(192, 65_536).default(448),
   /** Jobs one stage worker runs at once. @defaultValue 2 */
   WORKER_CONCURRENCY: int(1, 256).default(2),
   /**
@@ -89,6 +96,17 @@ export const ConfigSchema = z.object({
   WORKER_SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(25_000),
   /** BullMQ lock duration: a job whose worker stops renewing it for this long is retried. @defaultValue 30000 */
   WORKER_LOCK_MS: int(1000, 600_000).default(30_000),
+  /**
+   * How often the reconciler (run by the process holding the watcher lease) repairs documents
+   * whose status says queued/running with no live job, whose job failed unseen, or whose source
+   * has no status record; 0 turns it off. @defaultValue 30000
+   */
+  RECONCILE_INTERVAL_MS: int(0, 86_400_000).default(30_000),
+  /**
+   * The reconciler leaves a document alone until its status record is this old (ms), so a job
+   * merely between two stages is never enqueued twice. @defaultValue 60000
+   */
+  RECONCILE_GRACE_MS: int(1000, 86_400_000).default(60_000),
   /** After an upsert, facet-value vectors are rebuilt this long after the first request; requests meanwhile join it. @defaultValue 5000 */
   FACET_REBUILD_DEBOUNCE_MS: int(100, 3_600_000).default(5000),
   /** Port of the worker health endpoint (/healthz, /readyz); 0 turns it off. @defaultValue 0 */
@@ -115,6 +133,10 @@ export const ConfigSchema = z.object({
   MAX_UPLOAD_BYTES: int(1, 2 ** 31).default(100 * 1024 * 1024),
   /** How long run traces (and what feedback needs of a run) are kept. @defaultValue 604800 (7 days) */
   TRACE_TTL_SECONDS: int(60, 90 * 24 * 3600).default(7 * 24 * 3600),
+  /** Most run traces (and run contexts) kept, whatever their TTL; the oldest are deleted first. @defaultValue 10000 */
+  TRACE_MAX_COUNT: int(1, 10_000_000).default(10_000),
+  /** Requests per minute one API key (one client IP when no keys are set) may send the gateway, counted in Redis across replicas; 0 turns the limit off. @defaultValue 600 */
+  RATE_LIMIT_PER_MIN: int(0, 1_000_000).default(600),
   /** Reranker: `lexical` (no server) or an HTTP cross-encoder speaking the TEI, Cohere or Jina /rerank shape. @defaultValue lexical */
   RERANKER: z.enum(['lexical', 'tei', 'cohere', 'jina']).default('lexical'),
   /** URL of the /rerank endpoint for RERANKER=tei|cohere|jina. */
@@ -162,13 +184,15 @@ export interface Config {
     apiKey?: string;
     batchSize: number;
   };
-  extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number };
+  extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number; maxRssMb: number };
   worker: { concurrency: number; lockMs: number; healthPort: number; shutdownGraceMs: number };
+  /** The reconciler's period (0: off) and the age a status record must reach before it acts. */
+  reconcile: { intervalMs: number; graceMs: number };
   facets: { rebuildDebounceMs: number };
   logLevel: RawConfig['LOG_LEVEL'];
   watchPoll: boolean;
   memory: { halfLifeMs: number; pruneBelow: number };
-  gateway: { host: string; port: number; apiKeys: string[]; adminKeys: string[]; queryTimeoutMs: number; maxUploadBytes: number; traceTtlSeconds: number };
+  gateway: { host: string; port: number; apiKeys: string[]; adminKeys: string[]; queryTimeoutMs: number; maxUploadBytes: number; traceTtlSeconds: number; traceMaxCount: number; rateLimitPerMin: number };
   reranker: { kind: RawConfig['RERANKER']; url?: string; model?: string; apiKey?: string };
   llm: { provider: RawConfig['LLM']; model: string; baseUrl?: string; apiKey?: string };
   retrieval: { alphaScale: number };
@@ -281,8 +305,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       maxPages: c.MAX_PDF_PAGES,
       timeoutMs: c.EXTRACT_TIMEOUT_MS,
       maxHeapMb: c.EXTRACT_MAX_HEAP_MB,
+      maxRssMb: c.EXTRACT_MAX_RSS_MB,
     },
     worker: { concurrency: c.WORKER_CONCURRENCY, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT, shutdownGraceMs: c.WORKER_SHUTDOWN_GRACE_MS },
+    reconcile: { intervalMs: c.RECONCILE_INTERVAL_MS, graceMs: c.RECONCILE_GRACE_MS },
     facets: { rebuildDebounceMs: c.FACET_REBUILD_DEBOUNCE_MS },
     logLevel: c.LOG_LEVEL,
     watchPoll: c.WATCH_POLL,
@@ -295,6 +321,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       queryTimeoutMs: c.QUERY_TIMEOUT_MS,
       maxUploadBytes: c.MAX_UPLOAD_BYTES,
       traceTtlSeconds: c.TRACE_TTL_SECONDS,
+      traceMaxCount: c.TRACE_MAX_COUNT,
+      rateLimitPerMin: c.RATE_LIMIT_PER_MIN,
     },
     reranker: { kind: c.RERANKER, url: c.RERANKER_URL, model: c.RERANKER_MODEL, apiKey: c.RERANKER_API_KEY },
     llm: { provider: c.LLM, model: c.LLM_MODEL, baseUrl: c.LLM_BASE_URL, apiKey: c.LLM_API_KEY },

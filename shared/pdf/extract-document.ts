@@ -88,6 +88,7 @@ export async function extractDocument(
     if (pageCount > limits.maxPages) {
       throw new PermanentError('TOO_LARGE', `PDF has ${pageCount} pages, over the ${limits.maxPages}-page limit`);
     }
+    options.onOpened?.(pageCount);
     const { info, hasXfa } = await readInfo(doc);
     const raw = await readPages(doc, options);
     try {

@@ -1,158 +1,336 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { ExtractedDocument } from '../domain/extracted.ts';
-import { PermanentError } from '../errors.ts';
+import { PermanentError, RetryableError } from '../errors.ts';
+import { childExecArgv } from './child-bootstrap.ts';
+import { extractDeadlineMs, type DeadlinePolicy } from './extract-deadline.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
-import { BOOTSTRAP_SOURCE, bootstrapData } from './thread-bootstrap.ts';
-import { deserialiseError, type ThreadJob, type ThreadMessage } from './worker-protocol.ts';
+import { readRss } from './process-memory.ts';
+import { deserialiseError, type ChildJob, type ChildMessage } from './worker-protocol.ts';
 
-/** Extracts PDFs away from the caller's thread. */
+/** Per-call options of `PdfExtractor.extract`. */
+export interface ExtractCallOptions {
+  /** Aborting it kills the extraction's child at once (shutdown); the call rejects with CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** Extracts PDFs away from the caller's process. */
 export interface PdfExtractor {
   /**
    * @throws PermanentError with the extraction's code (TOO_LARGE, PASSWORD_REQUIRED, CORRUPT_PDF,
-   *   NO_TEXT_LAYER, UNSUPPORTED_FEATURE); EXTRACT_TIMEOUT past the deadline; TOO_LARGE when a
-   *   thread runs out of heap; INTERNAL when a thread dies otherwise.
+   *   NO_TEXT_LAYER, UNSUPPORTED_FEATURE); EXTRACT_TIMEOUT past the deadline; TOO_LARGE when the
+   *   child's memory goes over its limit; INTERNAL when a child dies otherwise.
+   * @throws RetryableError CANCELLED when `options.signal` aborts first.
    */
-  extract(input: ExtractInput, limits: ExtractLimits): Promise<ExtractedDocument>;
-  /** Terminates every thread; jobs still running fail with INTERNAL. */
+  extract(input: ExtractInput, limits: ExtractLimits, options?: ExtractCallOptions): Promise<ExtractedDocument>;
+  /** Kills every child; jobs still queued or running fail with INTERNAL. */
   close(): Promise<void>;
 }
 
 export interface ExtractionPoolOptions {
-  /** Threads at most (started on demand). @defaultValue 2 */
+  /** Regular children at most (started on demand). @defaultValue 2 */
   size?: number;
-  /** Deadline of one extraction, counted from when a ready thread takes it, in ms. */
+  /**
+   * Extra children that take queued jobs only while every regular child holds a job older than
+   * `slowAfterMs`: slow PDFs cannot hold back the quick ones behind them. @defaultValue DEFAULT_SPARE_SLOTS (1)
+   */
+  spareSlots?: number;
+  /** A job running this long counts as slow (see `spareSlots`). @defaultValue 3000 */
+  slowAfterMs?: number;
+  /** Upper bound of one extraction's deadline, in ms (EXTRACT_TIMEOUT_MS). */
   timeoutMs: number;
-  /** V8 old-generation heap limit of each thread, in MB (pdf.js image buffers live outside it). */
+  /** How the deadline scales below `timeoutMs` with file size and page count. */
+  deadline?: DeadlinePolicy;
+  /** V8 old-generation heap limit of each child, in MB. */
   maxHeapMb: number;
-  /** A thread is replaced after this many jobs, so whatever pdf.js leaks stays bounded. @defaultValue 50 */
-  maxJobsPerThread?: number;
+  /**
+   * Resident memory limit of each child, in MB (pdf.js's decoded buffers included): over it the
+   * child is killed and the job fails with TOO_LARGE. @defaultValue 448
+   */
+  maxRssMb?: number;
+  /** How often children's memory is read while they work, in ms. @defaultValue 25 */
+  watchIntervalMs?: number;
+  /** A child is replaced after this many jobs, so whatever pdf.js leaks stays bounded. @defaultValue 50 */
+  maxJobsPerChild?: number;
 }
 
-const ENTRY = new URL('./extract-worker-entry.ts', import.meta.url).href;
+/**
+ * Spare children of a pool by default. A stage worker whose jobs all go through one pool takes
+ * this many jobs more than the pool's size, so the spare children have work to take.
+ */
+export const DEFAULT_SPARE_SLOTS = 1;
+
+const ENTRY = fileURLToPath(new URL('./extract-child-entry.ts', import.meta.url));
+const MB = 1024 * 1024;
+const STDERR_TAIL = 4096;
+// What V8 prints when a heap limit is hit; the child then aborts.
+const HEAP_OOM = /heap out of memory|Allocation failed/i;
 
 interface Task {
   input: ExtractInput;
   limits: ExtractLimits;
   resolve: (doc: ExtractedDocument) => void;
   reject: (err: Error) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+interface Running {
+  id: number;
+  task: Task;
+  timer: NodeJS.Timeout | null;
+  startedAt: number | null;
+  pages: number | null;
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
+  spare: boolean;
   ready: boolean;
   jobs: number;
-  current: { id: number; task: Task; timer: NodeJS.Timeout | null } | null;
+  stderrTail: string;
+  current: Running | null;
+  exited: Promise<void>;
+}
+
+function cancelled(): RetryableError {
+  return new RetryableError('CANCELLED', 'PDF extraction was cancelled (shutdown); the job can run again');
 }
 
 /**
- * A pool of extraction threads, each with a heap limit; every job has a deadline. A thread that
- * times out, runs out of memory or dies fails only its own job and is replaced; starting a thread
- * (loading pdf.js, ~0.3–1 s) is paid once per thread rather than once per document.
+ * A pool of extraction child processes. Each child has a V8 heap limit and is watched from here:
+ * its resident memory (which, unlike the heap limit, counts pdf.js's decoded buffers) is read
+ * from /proc every few ms and a child over `maxRssMb` is SIGKILLed, so a decompression bomb fails
+ * in seconds with TOO_LARGE and this process's memory never grows. Every job has a deadline
+ * scaled to its size and pages; a child that times out, is cancelled, runs out of memory or dies
+ * fails only its own job and is replaced. Starting a child (loading pdf.js, ~0.5–1 s) is paid
+ * once per child rather than once per document; a child is recycled after `maxJobsPerChild` jobs
+ * or as soon as a job left it holding more than half its memory limit.
  */
 export function createExtractionPool(options: ExtractionPoolOptions): PdfExtractor {
   const size = Math.max(1, options.size ?? 2);
-  const maxJobs = options.maxJobsPerThread ?? 50;
+  const spareSlots = Math.max(0, options.spareSlots ?? DEFAULT_SPARE_SLOTS);
+  const slowAfterMs = options.slowAfterMs ?? 3000;
+  const maxJobs = options.maxJobsPerChild ?? 50;
+  const maxRssMb = options.maxRssMb ?? 448;
+  const maxRss = maxRssMb * MB;
   const slots: Slot[] = [];
   const queue: Task[] = [];
   let nextId = 1;
   let closed = false;
+  let watch: NodeJS.Timeout | null = null;
 
-  function retire(slot: Slot): void {
-    slots.splice(slots.indexOf(slot), 1);
-    void slot.worker.terminate();
+  function settle(current: Running): void {
+    if (current.timer) clearTimeout(current.timer);
+    current.task.signal?.removeEventListener('abort', current.task.onAbort);
   }
 
+  function retire(slot: Slot): void {
+    const at = slots.indexOf(slot);
+    if (at >= 0) slots.splice(at, 1);
+    slot.child.kill('SIGKILL');
+  }
+
+  /** Fails the slot's job (if any) with `err`, kills its child and moves on. */
   function fail(slot: Slot, err: Error): void {
     const current = slot.current;
     slot.current = null;
-    if (current?.timer) clearTimeout(current.timer);
-    current?.task.reject(err);
-    if (slots.includes(slot)) retire(slot);
+    retire(slot);
+    if (current) {
+      settle(current);
+      current.task.reject(err);
+    }
     pump();
   }
 
-  function spawn(): Slot {
-    const worker = new Worker(BOOTSTRAP_SOURCE, {
-      eval: true,
-      execArgv: [],
-      workerData: bootstrapData(ENTRY),
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+  function idle(slot: Slot): void {
+    slot.child.unref();
+    slot.child.channel?.unref();
+  }
+
+  function onMessage(slot: Slot, msg: ChildMessage): void {
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      if (slot.current) start(slot);
+      else pump();
+      return;
+    }
+    const current = slot.current;
+    if (!current || current.id !== msg.id) return;
+    if (msg.type === 'opened') {
+      current.pages = msg.pageCount;
+      arm(slot);
+      return;
+    }
+    settle(current);
+    slot.current = null;
+    if (msg.reply.ok) current.task.resolve(msg.reply.doc);
+    else current.task.reject(deserialiseError(msg.reply.error));
+    // Whatever a big document left behind goes with its child, not into the next job.
+    const rss = slot.child.pid === undefined ? null : readRss(slot.child.pid);
+    if (slot.jobs >= maxJobs || (rss !== null && rss > maxRss / 2)) retire(slot);
+    else idle(slot);
+    pump();
+    if (slot.spare && !slot.current) retire(slot);
+  }
+
+  function onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    if (!slot.current) {
+      if (slots.includes(slot)) slots.splice(slots.indexOf(slot), 1);
+      return;
+    }
+    const err = HEAP_OOM.test(slot.stderrTail)
+      ? new PermanentError('TOO_LARGE', `PDF needs more than the ${Math.min(options.maxHeapMb, maxRssMb)} MB heap allowed for extraction`)
+      : new PermanentError('INTERNAL', `extraction child exited (${signal ?? `code ${code}`}) before answering`);
+    fail(slot, err);
+  }
+
+  function spawn(spare: boolean): Slot {
+    const child = fork(ENTRY, [], {
+      // The heap limit never exceeds the memory limit: a JS-heap runaway then ends in V8's quick abort.
+      execArgv: childExecArgv(Math.min(options.maxHeapMb, maxRssMb)),
+      // Structured clone over IPC: the PDF bytes and the result cross as typed data, not JSON.
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const slot: Slot = { worker, ready: false, jobs: 0, current: null };
-    worker.on('message', (msg: ThreadMessage) => {
-      if (msg.type === 'ready') {
-        slot.ready = true;
-        if (slot.current) start(slot);
-        else pump();
-        return;
-      }
-      const current = slot.current;
-      if (!current || current.id !== msg.id) return;
-      if (current.timer) clearTimeout(current.timer);
-      slot.current = null;
-      if (msg.reply.ok) current.task.resolve(msg.reply.doc);
-      else current.task.reject(deserialiseError(msg.reply.error));
-      if (slot.jobs >= maxJobs) retire(slot);
-      else worker.unref();
-      pump();
+    let exited: () => void = () => undefined;
+    const slot: Slot = { child, spare, ready: false, jobs: 0, stderrTail: '', current: null, exited: new Promise((r) => (exited = r)) };
+    const stderr = child.stderr as Socket | null;
+    stderr?.setEncoding('utf8');
+    stderr?.on('data', (chunk: string) => {
+      slot.stderrTail = (slot.stderrTail + chunk).slice(-STDERR_TAIL);
     });
-    worker.on('error', (err: Error & { code?: string }) => {
-      fail(
-        slot,
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new PermanentError('TOO_LARGE', `PDF needs more than the ${options.maxHeapMb} MB heap allowed for extraction`, { cause: err })
-          : new PermanentError('INTERNAL', `extraction thread failed: ${err.message}`, { cause: err }),
-      );
-    });
-    worker.on('exit', (code) => {
-      if (slot.current) fail(slot, new PermanentError('INTERNAL', `extraction thread exited with code ${code} before answering`));
-      else if (slots.includes(slot)) slots.splice(slots.indexOf(slot), 1);
+    stderr?.unref();
+    child.on('message', (msg: ChildMessage) => onMessage(slot, msg));
+    child.on('error', (err) => fail(slot, new PermanentError('INTERNAL', `extraction child failed: ${err.message}`, { cause: err })));
+    // 'close' (not 'exit') so the stderr tail is complete when the cause is read.
+    child.on('close', (code, signal) => {
+      exited();
+      onExit(slot, code, signal);
     });
     slots.push(slot);
     return slot;
   }
 
-  /** Sends the slot's job once its thread is ready; the deadline starts now, not at spawn. */
+  /** (Re)sets the job's deadline from its size and, once known, its page count. */
+  function arm(slot: Slot): void {
+    const current = slot.current;
+    if (!current || current.startedAt === null) return;
+    if (current.timer) clearTimeout(current.timer);
+    const deadline = extractDeadlineMs(current.task.input.bytes.byteLength, current.pages, options.timeoutMs, options.deadline);
+    const left = Math.max(0, deadline - (Date.now() - current.startedAt));
+    current.timer = setTimeout(() => {
+      fail(slot, new PermanentError('EXTRACT_TIMEOUT', `PDF extraction did not finish within ${deadline} ms and was stopped`));
+    }, left);
+  }
+
+  /** Sends the slot's job once its child is ready; the deadline starts now, not at spawn. */
   function start(slot: Slot): void {
     const current = slot.current;
     if (!current || !slot.ready) return;
     slot.jobs += 1;
-    slot.worker.ref();
-    current.timer = setTimeout(() => {
-      fail(slot, new PermanentError('EXTRACT_TIMEOUT', `PDF extraction did not finish within ${options.timeoutMs} ms and was stopped`));
-    }, options.timeoutMs);
+    slot.child.ref();
+    slot.child.channel?.ref();
+    current.startedAt = Date.now();
+    arm(slot);
+    startWatch();
     const { input, limits } = current.task;
-    // One copy, transferred: the caller keeps its bytes, the thread owns its own.
-    const bytes = input.bytes.slice();
-    const job: ThreadJob = { id: current.id, request: input.password === undefined ? { bytes, limits } : { bytes, limits, password: input.password } };
-    slot.worker.postMessage(job, [bytes.buffer]);
+    const job: ChildJob = { id: current.id, request: input.password === undefined ? { bytes: input.bytes, limits } : { bytes: input.bytes, limits, password: input.password } };
+    slot.child.send(job, (err) => {
+      if (err && slot.current === current) fail(slot, new PermanentError('INTERNAL', `could not hand the PDF to its extraction child: ${err.message}`, { cause: err }));
+    });
+  }
+
+  /** Kills children over the memory limit; lets a spare child start while the regular ones are slow. */
+  function tick(): void {
+    for (const slot of [...slots]) {
+      if (!slot.current || slot.child.pid === undefined) continue;
+      const rss = readRss(slot.child.pid);
+      if (rss !== null && rss > maxRss) {
+        fail(slot, new PermanentError('TOO_LARGE', `PDF extraction needed more than ${maxRssMb} MB of memory and was stopped (a decompression bomb, or far too big)`));
+      }
+    }
+    if (queue.length) pump();
+    if (!slots.some((s) => s.current) && watch) {
+      clearInterval(watch);
+      watch = null;
+    }
+  }
+
+  function startWatch(): void {
+    if (watch) return;
+    watch = setInterval(tick, options.watchIntervalMs ?? 25);
+    watch.unref();
+  }
+
+  function allRegularSlow(): boolean {
+    const now = Date.now();
+    const regular = slots.filter((s) => !s.spare);
+    return regular.length >= size && regular.every((s) => s.current && (s.current.startedAt === null || now - s.current.startedAt >= slowAfterMs));
+  }
+
+  function freeSlot(): Slot | undefined {
+    const regular = slots.filter((s) => !s.spare);
+    const idleRegular = regular.find((s) => !s.current);
+    if (idleRegular) return idleRegular;
+    if (regular.length < size) return spawn(false);
+    if (!allRegularSlow()) return undefined;
+    const spares = slots.filter((s) => s.spare);
+    return spares.find((s) => !s.current) ?? (spares.length < spareSlots ? spawn(true) : undefined);
   }
 
   function pump(): void {
     while (queue.length && !closed) {
-      const slot = slots.find((s) => !s.current) ?? (slots.length < size ? spawn() : undefined);
+      const slot = freeSlot();
       if (!slot) return;
       const task = queue.shift() as Task;
-      slot.current = { id: nextId++, task, timer: null };
+      slot.current = { id: nextId++, task, timer: null, startedAt: null, pages: null };
       start(slot);
     }
   }
 
+  function abort(task: Task): void {
+    const queued = queue.indexOf(task);
+    if (queued >= 0) {
+      queue.splice(queued, 1);
+      task.reject(cancelled());
+      return;
+    }
+    const slot = slots.find((s) => s.current?.task === task);
+    if (slot) fail(slot, cancelled());
+  }
+
   return {
-    extract(input, limits) {
+    extract(input, limits, callOptions = {}) {
       if (closed) return Promise.reject(new PermanentError('INTERNAL', 'the extraction pool is closed'));
+      const { signal } = callOptions;
+      if (signal?.aborted) return Promise.reject(cancelled());
       const bytes = input.bytes.byteLength;
-      // Refuse oversize files before paying for a thread (and the copy).
+      // Refuse oversize files before paying for a child (and the copy).
       if (bytes > limits.maxBytes) return Promise.reject(new PermanentError('TOO_LARGE', `PDF is ${bytes} bytes, over the ${limits.maxBytes}-byte limit`));
       return new Promise<ExtractedDocument>((resolve, reject) => {
-        queue.push({ input, limits, resolve, reject });
+        const task: Task = { input, limits, resolve, reject, signal, onAbort: () => abort(task) };
+        signal?.addEventListener('abort', task.onAbort, { once: true });
+        queue.push(task);
         pump();
       });
     },
     async close() {
       closed = true;
-      for (const task of queue.splice(0)) task.reject(new PermanentError('INTERNAL', 'the extraction pool closed'));
-      await Promise.all([...slots].map((slot) => fail(slot, new PermanentError('INTERNAL', 'the extraction pool closed'))));
+      if (watch) clearInterval(watch);
+      watch = null;
+      for (const task of queue.splice(0)) {
+        task.signal?.removeEventListener('abort', task.onAbort);
+        task.reject(new PermanentError('INTERNAL', 'the extraction pool closed'));
+      }
+      const all = [...slots];
+      for (const slot of all) {
+        // An idle child is unref'd: without this the caller's process could exit before it is reaped.
+        slot.child.ref();
+        fail(slot, new PermanentError('INTERNAL', 'the extraction pool closed'));
+      }
+      await Promise.all(all.map((slot) => slot.exited));
     },
   };
 }

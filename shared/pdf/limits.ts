@@ -17,4 +17,6 @@ export interface ExtractInput {
 export interface ExtractHooks {
   /** Called once per page that could not be read and was skipped (left without lines). */
   onPageError?: (pageNumber: number, reason: string) => void;
+  /** Called once the document is open and its page count is within the limit (before any page is read). */
+  onOpened?: (pageCount: number) => void;
 }

@@ -3,7 +3,7 @@ import { PermanentError, RetryableError, isQuarryError } from '../errors.ts';
 import type { ExtractedDocument } from '../domain/extracted.ts';
 import type { ExtractLimits } from './limits.ts';
 
-/** What the isolated extraction worker receives (bytes arrive by transfer). */
+/** What an extraction child receives (bytes arrive as a structured-clone copy over IPC). */
 export interface WorkerRequest {
   bytes: Uint8Array;
   password?: string;
@@ -20,11 +20,14 @@ export interface SerialisedError {
 /** What the worker answers to one request. */
 export type WorkerReply = { ok: true; doc: ExtractedDocument } | { ok: false; error: SerialisedError };
 
-/** Messages of a pooled extraction thread: it says `ready` once, then answers each job by id. */
-export type ThreadMessage = { type: 'ready' } | { type: 'reply'; id: number; reply: WorkerReply };
+/**
+ * Messages of a pooled extraction child: `ready` once its modules are loaded; per job, `opened`
+ * with the page count (the parent sizes the job's deadline from it), then one `reply`.
+ */
+export type ChildMessage = { type: 'ready' } | { type: 'opened'; id: number; pageCount: number } | { type: 'reply'; id: number; reply: WorkerReply };
 
-/** A job sent to a pooled thread. */
-export interface ThreadJob {
+/** A job sent to a pooled child. */
+export interface ChildJob {
   id: number;
   request: WorkerRequest;
 }

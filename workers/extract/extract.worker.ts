@@ -1,16 +1,26 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { ExtractedDocument, SourceRecord } from '../../shared/domain/index.ts';
+import { DEFAULT_SPARE_SLOTS } from '../../shared/pdf/extraction-pool.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 
-export const extractWorker = defineStageWorker(extractQueue, async ({ docId, version, gen }, ctx) => {
-  const source = await ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord);
-  const bytes = await ctx.artifacts.getBytes(docId, version, 'source.pdf');
-  const { maxBytes, maxPages } = ctx.config.extract;
-  // Parsing runs in a pooled thread with a heap limit and a deadline: a hostile PDF can fail
-  // its own document but never take the worker (and its other jobs) down.
-  const extracted = ExtractedDocument.parse(await ctx.extractor.extract({ bytes, password: source.meta.password }, { maxBytes, maxPages }));
-  await ctx.artifacts.putJson(docId, version, 'extracted.json', extracted);
-  const charCount = extracted.pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
-  await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount });
-  return { pageCount: extracted.pageCount, charCount };
-});
+export const extractWorker = defineStageWorker(
+  extractQueue,
+  async ({ docId, version, gen }, ctx) => {
+    const source = await ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord);
+    const bytes = await ctx.artifacts.getBytes(docId, version, 'source.pdf');
+    const { maxBytes, maxPages } = ctx.config.extract;
+    // Parsing runs in a pooled child process with a memory limit and a deadline: a hostile PDF
+    // can fail its own document but never take the worker (and its other jobs) down. The signal
+    // (shutdown) kills the child at once, so the job goes back to the queue within the grace.
+    const extracted = ExtractedDocument.parse(
+      await ctx.extractor.extract({ bytes, password: source.meta.password }, { maxBytes, maxPages }, { signal: ctx.signal }),
+    );
+    await ctx.artifacts.putJson(docId, version, 'extracted.json', extracted);
+    const charCount = extracted.pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
+    await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount });
+    return { pageCount: extracted.pageCount, charCount };
+  },
+  // One job more than the pool's regular children per spare child: while slow PDFs hold every
+  // regular child, quick ones still get taken from the queue and run in the spare one.
+  { concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS },
+);

@@ -23,7 +23,7 @@ export interface Ports {
   embedder: Embedder;
   embeddingCache: EmbeddingCache;
   status: StatusStore;
-  /** PDF extraction threads, started on first use. */
+  /** PDF extraction child processes, started on first use. */
   extractor: PdfExtractor;
   /** Per-chunk memory (ChunkStats) in the same Redis. */
   memory: MemoryStore;
@@ -55,6 +55,7 @@ export async function createPorts(config: Config): Promise<Ports & { close(): Pr
       size: config.worker.concurrency,
       timeoutMs: config.extract.timeoutMs,
       maxHeapMb: config.extract.maxHeapMb,
+      maxRssMb: config.extract.maxRssMb,
     }),
     memory: createRedisMemoryStore(redis, config.prefix, { halfLifeMs: config.memory.halfLifeMs }),
   };

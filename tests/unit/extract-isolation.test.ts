@@ -1,0 +1,172 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
+import { extractDeadlineMs } from '../../shared/pdf/extract-deadline.ts';
+import { parseVmRss, readRss } from '../../shared/pdf/process-memory.ts';
+import { contentBombPdf, flateBombPdf, manyPagesPdf, repeatedZlib } from '../fixtures/pdf-bombs.ts';
+import { textPdf } from '../fixtures/pdf-builders.ts';
+
+const LIMITS = { maxBytes: 50_000_000, maxPages: 20_000 };
+const GB = 1e9;
+const hasProc = (() => {
+  try {
+    readFileSync('/proc/self/status');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!hasProc) console.warn('extract-isolation: skipped, no /proc here (the memory watchdog and these measurements are Linux-only)');
+
+/** Every live descendant of `pid` (children of all its threads, recursively). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(/\s+/).filter(Boolean).map(Number)) out.push(child, ...descendants(child));
+  }
+  return out;
+}
+
+/** Samples the resident memory of this process plus all its descendants until stopped; returns the peak. */
+function sampleTreeRss(everyMs = 20): { stop(): number } {
+  let peak = 0;
+  const sample = (): void => {
+    const total = [process.pid, ...descendants(process.pid)].reduce((sum, pid) => sum + (readRss(pid) ?? 0), 0);
+    peak = Math.max(peak, total);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function goodPdfs(n: number): Promise<Uint8Array[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => textPdf([[`Good document number ${i + 1}`, 'A second, ordinary line of text']])));
+}
+
+let pool: PdfExtractor | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('process memory', () => {
+  it('reads VmRSS from /proc status text', () => {
+    expect(parseVmRss('Name:\tnode\nVmPeak:\t  999 kB\nVmRSS:\t   12345 kB\nThreads:\t7\n')).toBe(12345 * 1024);
+    expect(parseVmRss('Name:\tzombie\n')).toBeNull();
+  });
+});
+
+describe('bomb generator', () => {
+  it('repeats compressed blocks into a valid zlib stream (zlib checks the adler32)', () => {
+    const chunk = Buffer.from('BT (abc) Tj ET\n'.repeat(5000), 'latin1');
+    expect(inflateSync(repeatedZlib(chunk, 7)).equals(Buffer.concat(Array.from({ length: 7 }, () => chunk)))).toBe(true);
+    expect(inflateSync(repeatedZlib(new Uint8Array(1 << 20), 3)).length).toBe(3 << 20);
+  });
+});
+
+describe('extraction deadline', () => {
+  it('scales with size and pages and never passes the cap', () => {
+    expect(extractDeadlineMs(4 * 1024 * 1024, null, 120_000)).toBe(18_000);
+    expect(extractDeadlineMs(4 * 1024 * 1024, 1, 120_000)).toBe(18_250);
+    expect(extractDeadlineMs(1024 * 1024, 40, 120_000)).toBe(22_000);
+    expect(extractDeadlineMs(90 * 1024 * 1024, 3000, 120_000)).toBe(120_000);
+    expect(extractDeadlineMs(0, 0, 120_000, { baseMs: 50, perMibMs: 0, perPageMs: 0 })).toBe(50);
+  });
+});
+
+describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
+  it('fails a 4 GiB FlateDecode bomb and a 2 GiB content-stream bomb with TOO_LARGE, fast, with the process tree under 1.5 GB; then extracts normally', async () => {
+    pool = createExtractionPool({ size: 2, timeoutMs: 120_000, maxHeapMb: 512, maxRssMb: 448 });
+    const rss = sampleTreeRss();
+    const started = Date.now();
+    const outcomes = await Promise.allSettled([pool.extract({ bytes: flateBombPdf(4) }, LIMITS), pool.extract({ bytes: contentBombPdf(2) }, LIMITS)]);
+    const elapsed = Date.now() - started;
+    const peak = rss.stop();
+    expect(outcomes).toMatchObject([
+      { status: 'rejected', reason: { code: 'TOO_LARGE' } },
+      { status: 'rejected', reason: { code: 'TOO_LARGE' } },
+    ]);
+    // A functional deadline, far below the 120 s timeout that used to end these.
+    expect(elapsed).toBeLessThan(20_000);
+    expect(peak).toBeLessThan(1.5 * GB);
+    const doc = await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS);
+    expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual(['Good document number 1', 'A second, ordinary line of text']);
+  });
+
+  it('lets 20 good documents through within seconds while two bombs run', async () => {
+    pool = createExtractionPool({ size: 2, timeoutMs: 120_000, maxHeapMb: 512, maxRssMb: 448 });
+    const good = await goodPdfs(20);
+    const started = Date.now();
+    const bombs = [pool.extract({ bytes: flateBombPdf(4) }, LIMITS), pool.extract({ bytes: contentBombPdf(2) }, LIMITS)].map((p) => p.catch((e: unknown) => e));
+    const done = await Promise.all(good.map((bytes) => pool?.extract({ bytes }, LIMITS).then((d) => ({ at: Date.now() - started, text: d.pages[0]?.lines[0]?.text }))));
+    expect(done.map((d) => d?.text)).toEqual(good.map((_, i) => `Good document number ${i + 1}`));
+    expect(Math.max(...done.map((d) => d?.at ?? Infinity))).toBeLessThan(20_000);
+    expect(await Promise.all(bombs)).toMatchObject([{ code: 'TOO_LARGE' }, { code: 'TOO_LARGE' }]);
+  });
+
+  it('runs quick documents in a spare child while every regular child holds a slow one', async () => {
+    pool = createExtractionPool({ size: 1, spareSlots: 1, slowAfterMs: 300, timeoutMs: 120_000, maxHeapMb: 512 });
+    const controller = new AbortController();
+    let slowSettled = false;
+    const slow = pool.extract({ bytes: manyPagesPdf(20_000) }, LIMITS, { signal: controller.signal }).finally(() => (slowSettled = true));
+    const caught = slow.catch((e: unknown) => e);
+    const good = await goodPdfs(10);
+    const texts = await Promise.all(good.map((bytes) => pool?.extract({ bytes }, LIMITS).then((d) => d.pages[0]?.lines[0]?.text)));
+    expect(texts).toEqual(good.map((_, i) => `Good document number ${i + 1}`));
+    // Without the spare child every quick document would have waited behind the slow one.
+    expect(slowSettled).toBe(false);
+    controller.abort();
+    expect(await caught).toMatchObject({ code: 'CANCELLED', retryable: true });
+  });
+
+  it('kills a running extraction at once when its signal aborts, rejecting with a retryable CANCELLED', async () => {
+    pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
+    // Warm the child up so the slow job is surely running (not queued) when the signal aborts.
+    await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS);
+    const children = descendants(process.pid);
+    expect(children.length).toBeGreaterThan(0);
+    const controller = new AbortController();
+    const running = pool.extract({ bytes: manyPagesPdf(20_000) }, LIMITS, { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 500));
+    const abortedAt = Date.now();
+    controller.abort();
+    expect(await running).toMatchObject({ code: 'CANCELLED', retryable: true });
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    await expect.poll(() => children.filter(alive), { timeout: 1000, interval: 20 }).toEqual([]);
+  });
+
+  it('refuses an already aborted signal without starting anything', async () => {
+    pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
+    const err = await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'CANCELLED', retryable: true });
+    expect(descendants(process.pid)).toEqual([]);
+  });
+});

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { parseManifest } from '../../watcher/metadata.ts';
 import { registerFile } from '../../watcher/register-source.ts';

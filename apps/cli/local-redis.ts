@@ -92,12 +92,14 @@ export async function startRedisServer(opts: { dir: string; port?: number; appen
 
 /**
  * Finds Redis at `url`, or, when that is the local default and nothing answers, starts a private
- * one under `dir`. @throws Error with install advice when neither works.
+ * one under `dir` with AOF on: a restart of `quarry dev` (or of its Redis) must not lose queued
+ * jobs and status records, or documents would stay queued with no job behind them.
+ * @throws Error with install advice when neither works.
  */
 export async function ensureRedis(url: string, dir: string): Promise<{ url: string; started: LocalRedis | null }> {
   if (await redisAnswers(url)) return { url, started: null };
   const local = /^redis:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/?$/.test(url);
   if (!local) throw new Error(`no Redis answers at ${url}: is it running and reachable?`);
-  const started = await startRedisServer({ dir });
+  const started = await startRedisServer({ dir, appendonly: true });
   return { url: started.url, started };
 }

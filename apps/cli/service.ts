@@ -5,6 +5,7 @@ import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
+import { prepareRedis } from './redis-startup.ts';
 import { createS3Client } from '../../shared/s3/s3.ts';
 import { createBucketSource, startBucketWatcher, type BucketEvent, type BucketWatcher } from '../watcher/bucket-watcher.ts';
 import { startLeaderLease } from '../watcher/leader-lease.ts';
@@ -41,6 +42,10 @@ export async function startService(
 ): Promise<Service> {
   const log = opts.log ?? createLogger(config.logLevel, { service: 'quarry' });
   const ports = await createPorts(config);
+  await prepareRedis(ports, log).catch(async (err: unknown) => {
+    await ports.close();
+    throw err;
+  });
   const workers = opts.workers.length ? startWorkers(opts.workers, ports, log) : null;
   const health = config.worker.healthPort
     ? await startHealthServer({ port: config.worker.healthPort, redis: ports.redis, isRunning: () => workers?.isRunning() ?? true })

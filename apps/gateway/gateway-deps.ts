@@ -11,6 +11,12 @@ import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
 import { createBucketSource } from '../watcher/bucket-watcher.ts';
 import { sidecarPathOf } from '../watcher/metadata.ts';
 import { S3_KEY_PREFIX } from '../watcher/object-keys.ts';
+import { createQueueClient, type QueueClient } from '../../queues/queue-client.ts';
+import { createConnectionLog, watchConnection, type ConnectionLog } from '../../shared/redis/connection-log.ts';
+import { createStatusStore } from '../../shared/status/status-store.ts';
+import { DEFAULT_TRACE_MAX_COUNT } from '../../shared/agent/capped-store.ts';
+import type { Queue } from 'bullmq';
+import { createRequestRedis } from './request-redis.ts';
 import type { GatewayDeps } from './types.ts';
 
 async function unlinkIfThere(file: string): Promise<void> {
@@ -19,55 +25,93 @@ async function unlinkIfThere(file: string): Promise<void> {
   });
 }
 
-/** Gateway dependencies from the process's ports. */
+/**
+ * A queue client whose every BullMQ Queue reports its errors to `clog` (a Queue without an 'error'
+ * listener prints each connection error with console.error).
+ */
+function watchedQueues(inner: QueueClient, source: string, clog: ConnectionLog): QueueClient {
+  const watched = new WeakSet<Queue>();
+  const queue: QueueClient['queue'] = (def) => {
+    const q = inner.queue(def);
+    if (!watched.has(q)) {
+      watched.add(q);
+      watchConnection(q, source, clog);
+    }
+    return q;
+  };
+  return {
+    queue,
+    enqueue: (def, payload) => (queue(def), inner.enqueue(def, payload)),
+    counts: (def) => (queue(def), inner.counts(def)),
+    close: () => inner.close(),
+  };
+}
+
+/**
+ * Gateway dependencies from the process's ports. Request paths get their own Redis client that
+ * fails fast (see createRequestRedis) instead of the workers' client, which waits out outages.
+ */
 export function gatewayDeps(
   ports: Ports,
-  opts: { traceTtlSeconds: number; recordFeedback: GatewayDeps['recordFeedback']; log?: Logger },
+  opts: { traceTtlSeconds: number; traceMaxCount?: number; recordFeedback: GatewayDeps['recordFeedback']; log?: Logger },
 ): GatewayDeps & { close(): Promise<void> } {
   const { config } = ports;
+  const log = opts.log ?? createLogger('silent');
+  const connectionLog = createConnectionLog(log);
+  const redis = createRequestRedis(config.redisUrl);
+  watchConnection(redis, 'gateway-redis', connectionLog, { readyEvents: true });
+  const queues = watchedQueues(createQueueClient(redis, config.prefix), 'gateway-redis', connectionLog);
+  const status = createStatusStore(redis, config.prefix);
+  // What deleting a document and bucket notifications touch, on the fast-failing client too.
+  const requestPorts = { ...ports, redis, queues, status, prefix: config.prefix };
   const eventsConnection = createRedis(config.redisUrl);
+  watchConnection(eventsConnection, 'gateway-events', connectionLog, { readyEvents: true });
+  const traceMaxCount = opts.traceMaxCount ?? DEFAULT_TRACE_MAX_COUNT;
   let client: S3Client | null = null;
   const s3Client = () => (client ??= createS3Client(config.s3));
   const watched = config.watchBucket;
   const bucketSource = watched
-    ? createBucketSource({ client: s3Client(), location: watched.location, ports: { ...ports, prefix: config.prefix }, log: opts.log ?? createLogger('silent') })
+    ? createBucketSource({ client: s3Client(), location: watched.location, ports: requestPorts, log, maxBytes: config.extract.maxBytes })
     : null;
   return {
-    redis: ports.redis,
+    redis,
     eventsConnection,
+    connectionLog,
     prefix: config.prefix,
-    queues: ports.queues,
-    status: ports.status,
-    traces: createTraceStore(ports.redis, config.prefix, opts.traceTtlSeconds),
-    runContexts: createRunContextStore(ports.redis, config.prefix, opts.traceTtlSeconds),
+    queues,
+    status,
+    traces: createTraceStore(redis, config.prefix, opts.traceTtlSeconds, traceMaxCount),
+    runContexts: createRunContextStore(redis, config.prefix, opts.traceTtlSeconds, traceMaxCount),
     recordFeedback: opts.recordFeedback,
     watchDir: config.watchDir,
     artifacts: ports.artifacts,
     bucketNotification: bucketSource && ((body) => bucketSource.handleNotification(body)),
     async deleteDocument(docId) {
-      const status = await ports.status.get(docId);
-      if (!status || status.state === 'deleted') return false;
-      if (status.sourceKey.startsWith(DIR_KEY_PREFIX)) {
+      const record = await requestPorts.status.get(docId);
+      if (!record || record.state === 'deleted') return false;
+      if (record.sourceKey.startsWith(DIR_KEY_PREFIX)) {
         // Remove the file too, or the watcher would register it again on its next start.
-        const file = path.join(config.watchDir, status.sourceKey.slice(DIR_KEY_PREFIX.length));
+        const file = path.join(config.watchDir, record.sourceKey.slice(DIR_KEY_PREFIX.length));
         await unlinkIfThere(file.replace(/\.pdf$/i, '.meta.json'));
         await unlinkIfThere(file);
       }
       const bucket = watched?.location.bucket;
-      if (bucket && status.sourceKey.startsWith(`${S3_KEY_PREFIX}${bucket}/`)) {
+      if (bucket && record.sourceKey.startsWith(`${S3_KEY_PREFIX}${bucket}/`)) {
         // The bucket is the source of truth: remove the object (and its sidecar), as for a file.
-        const key = status.sourceKey.slice(`${S3_KEY_PREFIX}${bucket}/`.length);
+        const key = record.sourceKey.slice(`${S3_KEY_PREFIX}${bucket}/`.length);
         for (const k of [key, sidecarPathOf(key)]) {
           await s3Client().send(new DeleteObjectCommand({ Bucket: bucket, Key: k })).catch((err: unknown) => {
             throw classifyS3Error(err, `delete ${k}`);
           });
         }
       }
-      await deleteSource({ ...ports, prefix: config.prefix }, status.sourceKey);
+      await deleteSource(requestPorts, record.sourceKey);
       return true;
     },
     async close() {
+      await queues.close();
       eventsConnection.disconnect();
+      redis.disconnect();
       client?.destroy();
     },
   };

@@ -5,7 +5,10 @@ import { QueueEvents } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
-import { toHttp } from './http-errors.ts';
+import { HttpError, toHttp } from './http-errors.ts';
+import { registerRateLimit } from './rate-limit.ts';
+import { whenReady, withDeadline } from './request-redis.ts';
+import { watchConnection } from '../../shared/redis/connection-log.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
@@ -24,9 +27,24 @@ declare module 'fastify' {
   }
 }
 
-/** The HTTP API (Fastify): validated with zod, keys checked per route, errors mapped in one table. */
+/** Largest body of a JSON route (the PDF upload has its own limit, MAX_UPLOAD_BYTES). @defaultValue 1 MiB */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Seconds a client is asked to wait before retrying while Redis is unavailable. */
+const REDIS_RETRY_AFTER_S = 5;
+
+/** How long /readyz waits for Redis to answer PING: a probe must get its answer within a second. */
+const READY_PING_MS = 500;
+
+/**
+ * The HTTP API (Fastify): validated with zod, keys checked per route, errors mapped in one table.
+ * @throws RetryableError REDIS_UNAVAILABLE when Redis is not ready within 10 s of the start.
+ */
 export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: Math.max(1024 * 1024, opts.maxUploadBytes) });
+  // Every route but the upload reads JSON: a body over 1 MiB is refused (413) before it is
+  // buffered whole; the upload's parser carries its own, larger limit.
+  const app = Fastify({ logger: false, bodyLimit: JSON_BODY_LIMIT_BYTES });
+  await whenReady(deps.redis, 10_000);
   // Requests are validated with zod in the handlers (errors name the field); the JSON schemas
   // on routes are for the OpenAPI document only.
   app.setValidatorCompiler(() => () => true);
@@ -47,21 +65,34 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   app.setErrorHandler((err, _req, reply) => {
     const fastifyErr = err as { statusCode?: number; code?: string; message: string };
     if (fastifyErr.statusCode && fastifyErr.statusCode < 500 && fastifyErr.code?.startsWith('FST_')) {
-      return reply.status(fastifyErr.statusCode).send({ error: { code: 'INVALID_PAYLOAD', message: fastifyErr.message } });
+      const code = fastifyErr.statusCode === 413 ? 'TOO_LARGE' : 'INVALID_PAYLOAD';
+      return reply.status(fastifyErr.statusCode).send({ error: { code, message: fastifyErr.message } });
     }
-    const { status, body } = toHttp(err);
+    let { status, body } = toHttp(err);
+    // A failure while the request client is disconnected is the outage, whatever the error says.
+    if (status === 500 && deps.redis.status !== 'ready') ({ status, body } = toHttp(new HttpError(503, 'REDIS_UNAVAILABLE', 'Redis is unavailable: try again shortly')));
+    if (status === 503) reply.header('retry-after', String(REDIS_RETRY_AFTER_S));
     return reply.status(status).send(body);
   });
+  app.setNotFoundHandler((req, reply) => {
+    const { status, body } = toHttp(new HttpError(404, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`));
+    return reply.status(status).send(body);
+  });
+  if (opts.rateLimitPerMin) await registerRateLimit(app, { redis: deps.redis, prefix: deps.prefix, perMinute: opts.rateLimitPerMin });
 
   const events = new QueueEvents(agentRunQueue.name, { connection: deps.eventsConnection, prefix: deps.prefix });
+  // QueueEvents blocks on a duplicate of its connection: its errors arrive here, not on the original.
+  watchConnection(events, 'gateway-events', deps.connectionLog);
   await events.waitUntilReady();
   app.addHook('onClose', async () => {
-    await events.close();
+    // BullMQ waits for the blocking client's 'end', which never comes if it is between two
+    // reconnect attempts (Redis just restarted): shutdown must not hang on it.
+    await withDeadline(events.close(), 2000).catch(() => undefined);
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const pong = await deps.redis.ping().catch(() => null);
+    const pong = await withDeadline(deps.redis.ping(), READY_PING_MS).catch(() => null);
     return reply.status(pong === 'PONG' ? 200 : 503).send({ ready: pong === 'PONG' });
   });
 

@@ -20,6 +20,7 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
   }
   const deps = gatewayDeps(ports, {
     traceTtlSeconds: g.traceTtlSeconds,
+    traceMaxCount: g.traceMaxCount,
     log,
     async recordFeedback({ runId, useful, verdict }) {
       const ctx = await deps.runContexts.get(runId);
@@ -37,6 +38,7 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
     keys: { query: g.apiKeys, admin: g.adminKeys },
     queryTimeoutMs: g.queryTimeoutMs,
     maxUploadBytes: g.maxUploadBytes,
+    rateLimitPerMin: g.rateLimitPerMin,
   });
   const url = await app.listen({ host: g.host, port: overrides.port ?? g.port });
   log.info('gateway listening', { url });

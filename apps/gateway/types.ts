@@ -3,15 +3,19 @@ import type { QueueClient } from '../../queues/queue-client.ts';
 import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
 import type { RunContextStore } from '../../shared/agent/run-context.ts';
 import type { TraceStore } from '../../shared/agent/trace.ts';
+import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 import type { BucketEvent } from '../watcher/bucket-watcher.ts';
 import type { ApiKeys } from './auth.ts';
 
 /** Everything the gateway talks to; it holds no state of its own. */
 export interface GatewayDeps {
+  /** Request paths' client: no offline queue, short command timeout (see createRequestRedis). */
   redis: Redis;
   /** A connection QueueEvents may block on (not shared with commands). */
   eventsConnection: Redis;
+  /** Where Redis and BullMQ connection errors are logged, one line per change of state. */
+  connectionLog: ConnectionLog;
   prefix: string;
   queues: QueueClient;
   status: StatusStore;
@@ -34,6 +38,11 @@ export interface GatewayOptions {
   queryTimeoutMs: number;
   /** Largest PDF `POST /v1/documents` accepts, in bytes. */
   maxUploadBytes: number;
+  /**
+   * Requests per minute per API key (per client IP without keys), counted in Redis so replicas
+   * share it; 0 turns the limit off. @defaultValue 0
+   */
+  rateLimitPerMin?: number;
   newRunId?: () => string;
 }
 

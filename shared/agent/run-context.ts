@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { DEFAULT_TRACE_MAX_COUNT, putCapped } from './capped-store.ts';
 
 /**
  * What feedback on a run needs later: the query's vector, intent and entities, and the chunks the
@@ -19,11 +20,13 @@ export interface RunContextStore {
   get(runId: string): Promise<RunContext | null>;
 }
 
-export function createRunContextStore(redis: Redis, prefix: string, ttlSeconds: number): RunContextStore {
-  const key = (runId: string) => `${prefix}:runctx:${runId}`;
+/** Run contexts in Redis, kept like traces: `ttlSeconds` at most, and only the newest `maxCount`. */
+export function createRunContextStore(redis: Redis, prefix: string, ttlSeconds: number, maxCount: number = DEFAULT_TRACE_MAX_COUNT): RunContextStore {
+  const keys = { valuePrefix: `${prefix}:runctx:`, indexKey: `${prefix}:runctxs:index` };
+  const key = (runId: string) => keys.valuePrefix + runId;
   return {
     async put(ctx) {
-      await redis.set(key(ctx.runId), JSON.stringify(RunContext.parse(ctx)), 'EX', ttlSeconds);
+      await putCapped(redis, keys, ctx.runId, JSON.stringify(RunContext.parse(ctx)), { ttlSeconds, maxCount });
     },
     async get(runId) {
       const raw = await redis.get(key(runId));

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { DEFAULT_TRACE_MAX_COUNT, putCapped } from './capped-store.ts';
 
 /** One node's part of a run: how long it took and what it decided (numbers and ids, never document text). */
 export const TraceStep = z.object({
@@ -31,12 +32,16 @@ export interface TraceStore {
   get(runId: string): Promise<Trace | null>;
 }
 
-/** Traces in Redis, one JSON value per run, expiring after `ttlSeconds`. */
-export function createTraceStore(redis: Redis, prefix: string, ttlSeconds: number): TraceStore {
-  const key = (runId: string) => `${prefix}:trace:${runId}`;
+/**
+ * Traces in Redis, one JSON value per run, expiring after `ttlSeconds` and capped at `maxCount`
+ * (the oldest go first): at ~9 KB a run, a TTL alone lets a busy gateway fill Redis.
+ */
+export function createTraceStore(redis: Redis, prefix: string, ttlSeconds: number, maxCount: number = DEFAULT_TRACE_MAX_COUNT): TraceStore {
+  const keys = { valuePrefix: `${prefix}:trace:`, indexKey: `${prefix}:traces:index` };
+  const key = (runId: string) => keys.valuePrefix + runId;
   return {
     async put(trace) {
-      await redis.set(key(trace.runId), JSON.stringify(Trace.parse(trace)), 'EX', ttlSeconds);
+      await putCapped(redis, keys, trace.runId, JSON.stringify(Trace.parse(trace)), { ttlSeconds, maxCount });
     },
     async get(runId) {
       const raw = await redis.get(key(runId));

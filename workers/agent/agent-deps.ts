@@ -30,8 +30,8 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
     (err) => log.warn('reranker failed: lexical fallback', { error: String(err) }),
   );
   const llm = createLlm(config.llm.provider === 'none' ? { provider: 'none' } : { provider: 'openai', model: config.llm.model, baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey });
-  const traces = createTraceStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds);
-  const runContexts = createRunContextStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds);
+  const traces = createTraceStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds, config.gateway.traceMaxCount);
+  const runContexts = createRunContextStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds, config.gateway.traceMaxCount);
   let facetRows: { at: number; rows: Promise<FacetValueVector[]> } | null = null;
   const titles = createLru<string, { at: number; doc: Promise<DocumentRecord | null> }>(4096);
 

@@ -24,7 +24,7 @@ export function runCommands(program: Command): void {
         const config = appConfig();
         const telemetry = await startTelemetry('quarry-dev');
         const redis = await ensureRedis(config.redisUrl, path.join(config.dataDir, 'redis'));
-        if (redis.started) process.stderr.write(`started a local redis-server at ${redis.url} (no persistence)\n`);
+        if (redis.started) process.stderr.write(`started a local redis-server at ${redis.url} (AOF on, data in ${path.join(config.dataDir, 'redis')})\n`);
         const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(ALL_WORKERS), watch: true, gateway: true });
         service.log.info('quarry dev running', { watchDir: config.watchDir, dataDir: config.dataDir, gateway: service.gatewayUrl });
         process.stderr.write(`quarry dev: watching ${config.watchDir}; gateway at ${service.gatewayUrl} (OpenAPI at /docs)\n`);

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractQueue } from '../../queues/ingest.queues.ts';
+import { createLogger } from '../../shared/telemetry/logger.ts';
+import { extractWorker } from '../../workers/extract/extract.worker.ts';
+import { createPorts } from '../../workers/runtime/ports.ts';
+import { startWorkers } from '../../workers/runtime/start-workers.ts';
+import { manyPagesPdf } from '../fixtures/pdf-bombs.ts';
+import { testWorkspace } from '../helpers/pipeline.ts';
+import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+
+const HAS_PROC = (() => {
+  try {
+    readFileSync('/proc/self/status');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!HAS_PROC) console.warn('extract-shutdown: skipped, no /proc to find the extraction child by');
+
+/** Live children of this process (of any of its threads). */
+function children(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!REDIS_AVAILABLE || !HAS_PROC)('extract worker at shutdown', () => {
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
+  let ws: ReturnType<typeof testWorkspace>;
+  let ports: Awaited<ReturnType<typeof createPorts>>;
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    ws = testWorkspace(redis.url, { WORKER_CONCURRENCY: '1', MAX_PDF_PAGES: '20000' });
+    ports = await createPorts(ws.config);
+  });
+  afterAll(async () => {
+    await ports?.close();
+    await redis?.cleanup();
+    ws?.cleanup();
+  });
+
+  it('kills a running extraction when the grace period ends, and the job goes back to waiting', async () => {
+    // A PDF that takes many seconds to extract (20,000 pages) while staying small in memory.
+    const bytes = manyPagesPdf(20_000);
+    const version = createHash('sha256').update(bytes).digest('hex');
+    const docId = 'slow-extract';
+    await ports.artifacts.putBytes(docId, version, 'source.pdf', bytes);
+    await ports.artifacts.putJson(docId, version, 'source.json', {
+      doc_id: docId,
+      version,
+      source_key: `dir:${docId}.pdf`,
+      meta: {},
+      provenance: { source_uri: `file://${docId}.pdf`, sha256: version, fetched_at: new Date(0).toISOString(), collector: 'test', bytes: bytes.length },
+    });
+    const before = new Set(children());
+    const group = startWorkers([extractWorker], ports, createLogger('silent'));
+    const { gen } = await ports.status.register({ docId, sourceKey: `dir:${docId}.pdf`, version });
+    await ports.queues.enqueue(extractQueue, { docId, version, gen });
+    // Running: the document says so and an extraction child exists.
+    await expect.poll(async () => (await ports.status.get(docId))?.state, { timeout: 15_000, interval: 50 }).toBe('running');
+    await expect.poll(() => children().filter((pid) => !before.has(pid)).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    const extraction = children().filter((pid) => !before.has(pid));
+    // Let the child take the job, then shut down with a short grace.
+    await new Promise((r) => setTimeout(r, 1000));
+    const t0 = Date.now();
+    await group.close(300);
+    // The runtime waits up to 5 s for a cancelled job that ignores its signal: well under that.
+    expect(Date.now() - t0).toBeLessThan(3000);
+    await expect.poll(() => extraction.filter(alive), { timeout: 1000, interval: 20 }).toEqual([]);
+    const job = await ports.queues.queue(extractQueue).getJob(`ingest-extract-${docId}-${version}-g${gen}`);
+    expect(await job?.getState()).toBe('waiting');
+    expect(await ports.status.get(docId)).toMatchObject({ state: 'queued', errorCode: null });
+  }, 60_000);
+});

@@ -166,7 +166,7 @@ describe('extractStage: failures', () => {
 
 describe('extractIsolated', () => {
   it('gives the same document as the in-process stage and leaves the input usable', async () => {
-    const bytes = await textPdf([['Isolated extraction works', 'in a worker thread']], { title: 'Isolation' });
+    const bytes = await textPdf([['Isolated extraction works', 'in a child process']], { title: 'Isolation' });
     const isolated = await extractIsolated({ bytes }, LIMITS, ISOLATION);
     expect(bytes.byteLength).toBeGreaterThan(0);
     expect(isolated).toEqual(await extractStage({ bytes }, LIMITS));
@@ -181,7 +181,7 @@ describe('extractIsolated', () => {
     expect(await codeOf(extractIsolated({ bytes: blank }, LIMITS, ISOLATION))).toBe('NO_TEXT_LAYER');
   });
 
-  it('refuses oversize input without starting a thread', async () => {
+  it('refuses oversize input without starting a child', async () => {
     expect(await codeOf(extractIsolated({ bytes: new Uint8Array(4096) }, { maxBytes: 1000, maxPages: 5 }, ISOLATION))).toBe('TOO_LARGE');
   });
 
@@ -192,7 +192,7 @@ describe('extractIsolated', () => {
     expect(err).toMatchObject({ code: 'EXTRACT_TIMEOUT' });
   });
 
-  it('maps a thread that runs out of heap to TOO_LARGE', async () => {
+  it('maps a child that runs out of heap to TOO_LARGE', async () => {
     const bytes = await textPdf([['Loading pdf.js alone needs more than 4 MB of heap']]);
     const err = await extractIsolated({ bytes }, LIMITS, { timeoutMs: 20_000, maxHeapMb: 4 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'TOO_LARGE' });
@@ -225,7 +225,7 @@ describe('extractIsolated', () => {
 });
 
 describe('extraction pool', () => {
-  it('reuses threads across jobs, queues beyond its size, and fails only the bad job', async () => {
+  it('reuses children across jobs, queues beyond its size, and fails only the bad job', async () => {
     const pool = createExtractionPool({ size: 2, timeoutMs: 20_000, maxHeapMb: 256 });
     try {
       const good = await Promise.all([0, 1, 2, 3].map((i) => textPdf([[`Pooled document number ${i}`]])));
@@ -235,7 +235,7 @@ describe('extraction pool', () => {
       ]);
       expect(results.slice(0, 4).map((r) => (r.status === 'fulfilled' ? r.value.pages[0]?.lines[0]?.text : r.reason))).toEqual([0, 1, 2, 3].map((i) => `Pooled document number ${i}`));
       expect(results[4]).toMatchObject({ status: 'rejected', reason: { code: 'CORRUPT_PDF' } });
-      // A later job on a warm thread still works.
+      // A later job on a warm child still works.
       expect((await pool.extract({ bytes: good[0]! }, LIMITS)).pageCount).toBe(1);
     } finally {
       await pool.close();
@@ -243,7 +243,7 @@ describe('extraction pool', () => {
     await expect(pool.extract({ bytes: new Uint8Array(10) }, LIMITS)).rejects.toMatchObject({ code: 'INTERNAL' });
   });
 
-  it('replaces a thread that timed out, so the job queued behind it still gets an answer', async () => {
+  it('replaces a child that timed out, so the job queued behind it still gets an answer', async () => {
     const pool = createExtractionPool({ size: 1, timeoutMs: 1, maxHeapMb: 256 });
     try {
       const bytes = await textPdf([['Too slow for one millisecond']]);

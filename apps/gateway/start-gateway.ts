@@ -26,7 +26,8 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
       const ctx = await deps.runContexts.get(runId);
       if (!ctx || verdict !== 'useful' || useful.length === 0) return { enqueued: false, chunks: 0 };
       // Its own run id: the automatic update of a validated run must not swallow explicit feedback.
-      await ports.queues.enqueue(memoryUpdateQueue, {
+      // On the gateway's fast-failing client: feedback sent during an outage is refused, not queued.
+      await deps.queues.enqueue(memoryUpdateQueue, {
         runId: `${runId}-feedback`,
         outcomes: useful.map((chunkId) => ({ chunkId, queryVector: ctx.queryVector, intent: ctx.intent, entities: ctx.entities })),
         at: new Date().toISOString(),

@@ -85,3 +85,23 @@ export function watchConnection(emitter: ErrorEmitter, source: string, clog: Con
   emitter.on('error', (err) => clog.error(source, err));
   if (opts.readyEvents) (emitter as unknown as { on(event: 'ready', listener: () => void): unknown }).on('ready', () => clog.ready(source));
 }
+
+/**
+ * An 'error' listener that logs the first error and then at most one line per `QUIET_MS` with the
+ * number swallowed meanwhile: for BullMQ Workers, whose blocking connection reports every failed
+ * reconnect attempt (several a second per worker during an outage).
+ */
+export function throttledErrorLog(log: Logger, msg: string, now: () => number = Date.now): (err: Error) => void {
+  let lastAt = -Infinity;
+  let suppressed = 0;
+  return (err) => {
+    const at = now();
+    if (at - lastAt < QUIET_MS) {
+      suppressed += 1;
+      return;
+    }
+    log.error(msg, { ...errorFields(err), suppressedErrors: suppressed });
+    lastAt = at;
+    suppressed = 0;
+  };
+}

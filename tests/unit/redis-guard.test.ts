@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextConnectionStep, QUIET_MS, type ConnectionStatus } from '../../shared/redis/connection-log.ts';
+import { nextConnectionStep, QUIET_MS, throttledErrorLog, type ConnectionStatus } from '../../shared/redis/connection-log.ts';
 import { assertNoEviction, policyFromInfo, readEvictionPolicy } from '../../shared/redis/redis-policy.ts';
 import { isRedisUnavailable } from '../../apps/gateway/request-redis.ts';
 import { rateLimitKey } from '../../apps/gateway/rate-limit.ts';
@@ -63,5 +63,19 @@ describe('gateway helpers', () => {
     expect(withKey).not.toContain('secret');
     expect(rateLimitKey({ headers: { authorization: 'Bearer secret-key' }, ip: '10.0.0.2' })).toBe(withKey);
     expect(rateLimitKey({ headers: {}, ip: '10.0.0.1' })).toBe('ip:10.0.0.1');
+  });
+});
+
+describe('throttled error log', () => {
+  it('logs the first error, then one line per quiet spell with the count swallowed', () => {
+    const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const log = { debug() {}, info() {}, warn() {}, error: (msg: string, fields?: Record<string, unknown>) => lines.push({ msg, fields }), child: () => log };
+    let t = 0;
+    const onError = throttledErrorLog(log, 'worker error', () => t);
+    for (; t < 10_000; t += 100) onError(new Error('connect ECONNREFUSED'));
+    expect(lines).toEqual([{ msg: 'worker error', fields: { error: 'connect ECONNREFUSED', suppressedErrors: 0 } }]);
+    t = QUIET_MS + 1;
+    onError(new Error('connect ECONNREFUSED'));
+    expect(lines[1]).toEqual({ msg: 'worker error', fields: { error: 'connect ECONNREFUSED', suppressedErrors: 99 } });
   });
 });

@@ -7,6 +7,7 @@ import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
 import { codedReason, failureOfReason, SHUTDOWN_REASON } from './job-failure.ts';
 import { createRedis, type Ports } from './ports.ts';
+import { throttledErrorLog } from '../../shared/redis/connection-log.ts';
 import type { StageWorkerDefinition } from './stage-worker.ts';
 
 export interface WorkerGroup {
@@ -135,7 +136,8 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       // Trace context travels in the job: one trace follows a document through every stage.
       telemetry: queueTelemetry(),
     });
-    worker.on('error', (err) => wlog.error('worker error', { error: err.message }));
+    // Rate-limited: during a Redis outage the blocking connection fails every reconnect attempt.
+    worker.on('error', throttledErrorLog(wlog, 'worker error'));
     // Every way a job ends failed passes here, including those the processor never saw: a job
     // failed for exceeding the stall limit (its worker killed again and again) is failed by the
     // next worker that picks it up. Retries are not final: BullMQ sets finishedOn only then.

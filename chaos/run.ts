@@ -74,8 +74,16 @@ function cleanup(): void {
   if (cleaned) return;
   cleaned = true;
   for (const c of clusters) c.killNow();
-  if (opts.keep) log(`chaos: kept ${root}`);
-  else rmSync(root, { recursive: true, force: true });
+  if (opts.keep) {
+    log(`chaos: kept ${root}`);
+    return;
+  }
+  try {
+    // Retries ride out a child that was still writing a file when it got its SIGKILL.
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch (err) {
+    log(`chaos: could not remove ${root}: ${(err as Error).message}`);
+  }
 }
 process.on('exit', cleanup);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

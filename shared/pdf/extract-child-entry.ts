@@ -3,8 +3,22 @@
  * using structured-clone serialisation). It says `ready` once its modules are loaded, then runs
  * one extraction per message: `opened` with the page count as soon as it is known, then `reply`.
  */
+import { Worker } from 'node:worker_threads';
 import { extractDocument } from './extract-document.ts';
 import { serialiseError, type ChildJob, type ChildMessage, type WorkerReply } from './worker-protocol.ts';
+
+/**
+ * Kills this process once its parent is gone. It runs on a thread of its own because pdf.js
+ * (in-thread "fake worker" mode) can keep this process's main loop busy with promise callbacks
+ * for as long as a document takes, so neither the IPC 'disconnect' event nor a timer on the main
+ * thread would fire: an extract worker SIGKILLed mid-bomb would leave an orphan nobody watches.
+ */
+const ORPHAN_WATCH = `
+const { workerData } = require('node:worker_threads');
+setInterval(() => {
+  if (process.ppid !== workerData.ppid) process.kill(workerData.pid, 'SIGKILL');
+}, workerData.everyMs);
+`;
 
 function send(msg: ChildMessage): void {
   process.send?.(msg);
@@ -27,6 +41,7 @@ async function run(job: ChildJob): Promise<WorkerReply> {
 
 // Only act as a child: importing this module elsewhere (a type check, a test) does nothing.
 if (process.send) {
+  new Worker(ORPHAN_WATCH, { eval: true, workerData: { ppid: process.ppid, pid: process.pid, everyMs: 200 } }).unref();
   process.on('message', (job: ChildJob) => {
     void run(job).then((reply) => send({ type: 'reply', id: job.id, reply }));
   });

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
@@ -58,10 +61,10 @@ function sampleTreeRss(everyMs = 20): { stop(): number } {
   };
 }
 
+/** Running, not gone and not a zombie (a killed child stays one until its parent reaps it). */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return !/^State:\s+[ZX]/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return false;
   }
@@ -165,8 +168,35 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
 
   it('refuses an already aborted signal without starting anything', async () => {
     pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
+    const before = new Set(descendants(process.pid));
     const err = await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'CANCELLED', retryable: true });
-    expect(descendants(process.pid)).toEqual([]);
+    expect(descendants(process.pid).filter((pid) => !before.has(pid))).toEqual([]);
+  });
+
+  it('an extraction child whose parent is SIGKILLed mid-document ends too (no orphan)', async () => {
+    const pool = new URL('../../shared/pdf/extraction-pool.ts', import.meta.url).href;
+    const bombs = new URL('../fixtures/pdf-bombs.ts', import.meta.url).href;
+    const script = [
+      `const { createExtractionPool } = await import(${JSON.stringify(pool)});`,
+      `const { manyPagesPdf } = await import(${JSON.stringify(bombs)});`,
+      `const pool = createExtractionPool({ size: 1, timeoutMs: 120000, maxHeapMb: 256 });`,
+      `void pool.extract({ bytes: manyPagesPdf(20000) }, { maxBytes: 1e8, maxPages: 30000 });`,
+      `setInterval(() => undefined, 1000);`,
+    ].join('\n');
+    const tsxLoader = pathToFileURL(path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
+    const parent = spawn(process.execPath, ['--import', tsxLoader, '--input-type=module', '-e', script], { stdio: 'ignore' });
+    try {
+      const pid = parent.pid as number;
+      // The parent has started its extraction child, and the child has had time to get busy.
+      await expect.poll(() => descendants(pid).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      const child = descendants(pid);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(child.filter(alive)).toEqual(child);
+      parent.kill('SIGKILL');
+      await expect.poll(() => child.filter(alive), { timeout: 3000, interval: 50 }).toEqual([]);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });

@@ -18,6 +18,7 @@ export const HTTP_STATUS: Readonly<Record<string, number>> = {
   REDIS_UNAVAILABLE: 503,
   RATE_LIMITED: 429,
   EMBEDDER_UNAVAILABLE: 503,
+  CANCELLED: 503,
   EXTRACT_TIMEOUT: 504,
   TIMEOUT: 504,
 };

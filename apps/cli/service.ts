@@ -4,6 +4,8 @@ import { startHealthServer } from '../../workers/runtime/health.ts';
 import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
+import type { Reconciler } from '../../workers/runtime/reconciler.ts';
+import { startServiceReconciler } from './reconcile.ts';
 import { startGateway } from '../gateway/start-gateway.ts';
 import { prepareRedis } from './redis-startup.ts';
 import { createS3Client } from '../../shared/s3/s3.ts';
@@ -19,6 +21,8 @@ export interface Service {
   readonly watcher: LocalWatcher | null;
   /** The bucket watcher instead, when WATCH_BUCKET is set. */
   readonly bucketWatcher: BucketWatcher | null;
+  /** The reconciler, while this process holds the watcher lease (and RECONCILE_INTERVAL_MS is not 0). */
+  readonly reconciler: Reconciler | null;
   /** Where the gateway listens, when this service runs it. */
   gatewayUrl: string | null;
   stop(): Promise<void>;
@@ -53,6 +57,7 @@ export async function startService(
   // The watcher runs only while this process holds the watcher lease: one per Redis prefix.
   let watcher: LocalWatcher | null = null;
   let bucketWatcher: BucketWatcher | null = null;
+  let reconciler: Reconciler | null = null;
   const watcherLog = log.child({ component: 'watcher' });
   const lease = opts.watch
     ? await startLeaderLease({
@@ -66,11 +71,21 @@ export async function startService(
             const source = createBucketSource({ client, location: config.watchBucket.location, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes });
             const polling = startBucketWatcher({ source, pollMs: config.watchBucket.pollMs, log: watcherLog, onEvent: opts.onBucketEvent });
             bucketWatcher = { ...polling, close: () => polling.close().finally(() => client.destroy()) };
-          } else {
-            watcher = startLocalWatcher({ dir: config.watchDir, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes, poll: config.watchPoll, onEvent: opts.onWatchEvent });
           }
+          const startFolder = () =>
+            startLocalWatcher({ dir: config.watchDir, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes, poll: config.watchPoll, onEvent: opts.onWatchEvent });
+          if (!config.watchBucket) watcher = startFolder();
+          // A folder rescan is a watcher restart: its initial scan registers what has no status.
+          const rescanFolder = async () => {
+            await watcher?.close();
+            watcher = startFolder();
+            await watcher.ready;
+          };
+          reconciler = startServiceReconciler(config, ports, log, { rescanFolder: config.watchBucket ? null : rescanFolder });
         },
         onLose: async () => {
+          await reconciler?.stop();
+          reconciler = null;
           await watcher?.close();
           await bucketWatcher?.close();
           watcher = null;
@@ -91,6 +106,9 @@ export async function startService(
     },
     get bucketWatcher() {
       return bucketWatcher;
+    },
+    get reconciler() {
+      return reconciler;
     },
     gatewayUrl: gateway?.url ?? null,
     async stop() {

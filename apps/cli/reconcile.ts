@@ -1,0 +1,26 @@
+import type { Config } from '../../shared/config/config.ts';
+import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Ports } from '../../workers/runtime/ports.ts';
+import { startReconciler, type Reconciler } from '../../workers/runtime/reconciler.ts';
+import { listFolderSourceKeys } from '../watcher/source-listing.ts';
+
+/**
+ * The reconciler of a service holding the watcher lease (null when RECONCILE_INTERVAL_MS is 0).
+ * With a watched folder it also registers files that have no status record: `rescanFolder`
+ * restarts the folder watcher, whose initial scan registers every file through the usual checks
+ * (unchanged files cost a read and a hash, and it happens only after a loss). A watched bucket
+ * needs no listing here: its cursor sits in the same Redis, is lost with the status records, and
+ * the next poll then registers every object again.
+ */
+export function startServiceReconciler(config: Config, ports: Ports, log: Logger, opts: { rescanFolder: (() => Promise<void>) | null }): Reconciler | null {
+  if (config.reconcile.intervalMs === 0) return null;
+  const rescan = opts.rescanFolder;
+  return startReconciler({
+    status: ports.status,
+    queues: ports.queues,
+    log: log.child({ component: 'reconciler' }),
+    graceMs: config.reconcile.graceMs,
+    intervalMs: config.reconcile.intervalMs,
+    sources: rescan ? { listKeys: () => listFolderSourceKeys(config.watchDir), register: () => rescan() } : undefined,
+  });
+}

@@ -203,7 +203,11 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     });
     stderr?.unref();
     child.on('message', (msg: ChildMessage) => onMessage(slot, msg));
-    child.on('error', (err) => fail(slot, new PermanentError('INTERNAL', `extraction child failed: ${err.message}`, { cause: err })));
+    child.on('error', (err) => {
+      // A child that never started emits no 'close': nothing will be reaped, so stop waiting for it.
+      if (child.pid === undefined) exited();
+      fail(slot, new PermanentError('INTERNAL', `extraction child failed: ${err.message}`, { cause: err }));
+    });
     // 'close' (not 'exit') so the stderr tail is complete when the cause is read.
     child.on('close', (code, signal) => {
       exited();

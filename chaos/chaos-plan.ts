@@ -29,9 +29,15 @@ export interface ChaosOptions {
   json: boolean;
   /** Keep the temporary directory (logs, data) for a post-mortem. @defaultValue false */
   keep: boolean;
+  /**
+   * Let the watcher be killed too. Off by default: a restarted watcher re-scans the folder and
+   * so would repair what the run is meant to see the reconciler repair (documents Redis forgot).
+   * @defaultValue false
+   */
+  killWatcher: boolean;
 }
 
-const DEFAULTS: ChaosOptions = { docs: 200, bad: 4, modes: [...CHAOS_MODES], seconds: 300, seed: 12, json: false, keep: false };
+const DEFAULTS: ChaosOptions = { docs: 200, bad: 4, modes: [...CHAOS_MODES], seconds: 300, seed: 12, json: false, keep: false, killWatcher: false };
 
 function positiveInt(name: string, raw: string | undefined, min: number): number {
   const n = Number(raw);
@@ -40,7 +46,7 @@ function positiveInt(name: string, raw: string | undefined, min: number): number
 }
 
 /**
- * Parses `--docs N --bad N --modes aof,none --seconds N --seed N --json --keep` (also `--docs=N`).
+ * Parses `--docs N --bad N --modes aof,none --seconds N --seed N --json --keep --kill-watcher` (also `--docs=N`).
  * @throws Error naming an unknown option, a bad number or an unknown mode.
  */
 export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
@@ -56,6 +62,9 @@ export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
         break;
       case 'keep':
         o.keep = true;
+        break;
+      case 'kill-watcher':
+        o.killWatcher = true;
         break;
       case 'docs':
         o.docs = positiveInt(name, value(), 1);
@@ -77,7 +86,7 @@ export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
         break;
       }
       default:
-        throw new Error(`unknown option ${arg}; known: --docs N --bad N --modes aof,none --seconds N --seed N --json --keep`);
+        throw new Error(`unknown option ${arg}; known: --docs N --bad N --modes aof,none --seconds N --seed N --json --keep --kill-watcher`);
     }
   }
   return o;
@@ -91,12 +100,12 @@ export interface KillSchedule {
   nextVictim(): ChaosProcess;
 }
 
-/** Kills every 2–5 s (by default) of a uniformly chosen process, seeded per run. */
+/** Kills every 2–5 s (by default) of a uniformly chosen worker (or `victims`), seeded per run. */
 export function killSchedule(seed: number, run: number, opts: { minMs?: number; maxMs?: number; victims?: readonly ChaosProcess[] } = {}): KillSchedule {
   const rng: Rng = createRng(mixSeed(seed, run, 0xc4a0));
   const min = opts.minMs ?? 2000;
   const max = opts.maxMs ?? 5000;
-  const victims = opts.victims ?? CHAOS_PROCESSES;
+  const victims = opts.victims ?? CHAOS_WORKERS;
   return {
     nextDelayMs: () => rng.int(min, max),
     nextVictim: () => rng.pick(victims),

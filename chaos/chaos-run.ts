@@ -12,7 +12,7 @@ import { loadConfig } from '../shared/config/config.ts';
 import { createStatusStore } from '../shared/status/status-store.ts';
 import { createVectorStore } from '../shared/store/index.ts';
 import { startCluster, type ChaosCluster } from './chaos-cluster.ts';
-import { CHAOS_PROCESSES, killSchedule, redisRestartDue, type ChaosMode } from './chaos-plan.ts';
+import { CHAOS_PROCESSES, CHAOS_WORKERS, killSchedule, redisRestartDue, type ChaosMode } from './chaos-plan.ts';
 import { isSettledState, type ChunkRow, type DocOutcome } from './chaos-report.ts';
 
 /** `undisturbed` is the reference: same code path and corpus, no kills, no Redis restart. */
@@ -61,6 +61,8 @@ export async function runChaos(opts: {
   boundMs: number;
   seed: number;
   runIndex: number;
+  /** Kill the watcher as well as the workers. @defaultValue false */
+  killWatcher?: boolean;
   log: (line: string) => void;
   track: (cluster: ChaosCluster) => void;
 }): Promise<RunResult> {
@@ -81,7 +83,7 @@ export async function runChaos(opts: {
   const status = createStatusStore(redis, prefix);
   const queues = createQueueClient(redis, prefix);
   const disturbed = kind !== 'undisturbed';
-  const schedule = killSchedule(opts.seed, opts.runIndex);
+  const schedule = killSchedule(opts.seed, opts.runIndex, { victims: opts.killWatcher ? CHAOS_PROCESSES : CHAOS_WORKERS });
   // Kills stop at 60% of the bound so the rest is a calm tail in which recovery can finish.
   const killUntil = t0 + opts.boundMs * 0.6;
   let nextKill = t0 + schedule.nextDelayMs();

@@ -30,6 +30,7 @@ async function main(opts: ChaosOptions, root: string, track: (c: ChaosCluster) =
       runDir: path.join(root, kind),
       boundMs: opts.seconds * 1000,
       seed: opts.seed,
+      killWatcher: opts.killWatcher,
     });
     results.set(kind, result);
     const crashed = Object.entries(result.crashes).map(([name, n]) => `${name} ×${n}`);

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { childEnv, processArgs } from '../../chaos/chaos-cluster.ts';
-import { CHAOS_PROCESSES, killSchedule, parseChaosArgs, redisRestartDue } from '../../chaos/chaos-plan.ts';
+import { CHAOS_PROCESSES, CHAOS_WORKERS, killSchedule, parseChaosArgs, redisRestartDue } from '../../chaos/chaos-plan.ts';
 
 describe('chaos options', () => {
   it('defaults to 200 documents, both modes, JSON off', () => {
     const o = parseChaosArgs([]);
-    expect(o).toMatchObject({ docs: 200, modes: ['aof', 'none'], json: false, keep: false });
+    expect(o).toMatchObject({ docs: 200, modes: ['aof', 'none'], json: false, keep: false, killWatcher: false });
     expect(o.seconds).toBeGreaterThanOrEqual(10);
   });
 
   it('reads --docs N, --docs=N, --modes, --seconds and --json', () => {
     expect(parseChaosArgs(['--docs', '20', '--modes=none', '--seconds', '60', '--json'])).toMatchObject({ docs: 20, modes: ['none'], seconds: 60, json: true });
     expect(parseChaosArgs(['--docs=7', '--modes', 'none,aof,none']).modes).toEqual(['none', 'aof']);
+    expect(parseChaosArgs(['--kill-watcher']).killWatcher).toBe(true);
   });
 
   it('rejects unknown options, modes and bad numbers', () => {
@@ -24,7 +25,7 @@ describe('chaos options', () => {
 });
 
 describe('chaos schedule', () => {
-  it('kills every 2–5 s, a process drawn from all workers and the watcher, the same for the same seed', () => {
+  it('kills every 2–5 s, a process drawn from all workers, the same for the same seed', () => {
     const a = killSchedule(12, 1);
     const b = killSchedule(12, 1);
     const delays = Array.from({ length: 200 }, () => a.nextDelayMs());
@@ -33,7 +34,12 @@ describe('chaos schedule', () => {
     expect(Math.max(...delays)).toBeLessThanOrEqual(5000);
     expect(new Set(delays).size).toBeGreaterThan(50);
     const victims = new Set(Array.from({ length: 300 }, () => a.nextVictim()));
-    expect([...victims].sort()).toEqual([...CHAOS_PROCESSES].sort());
+    expect([...victims].sort()).toEqual([...CHAOS_WORKERS].sort());
+  });
+
+  it('kills the watcher only when asked to', () => {
+    const s = killSchedule(12, 1, { victims: CHAOS_PROCESSES });
+    expect(new Set(Array.from({ length: 300 }, () => s.nextVictim())).has('watcher')).toBe(true);
   });
 
   it('restarts Redis once, a third of the way through the corpus or the time bound', () => {

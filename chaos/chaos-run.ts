@@ -110,7 +110,7 @@ export async function runChaos(opts: {
           break;
         }
       }
-      if (disturbed && redisRestartDue({ settled: settledCount, total: docIds.length, elapsedMs: Date.now() - t0, boundMs: opts.boundMs, done: redisRestartAt !== null })) {
+      if (disturbed && !done && redisRestartDue({ settled: settledCount, total: docIds.length, elapsedMs: Date.now() - t0, boundMs: opts.boundMs, done: redisRestartAt !== null })) {
         redisRestartAt = Math.round((Date.now() - t0) / 1000);
         log(`  ${kind}: restarting redis (${kind === 'aof' ? 'appendonly yes' : 'no persistence'}) at ${redisRestartAt} s, ${settledCount} settled`);
         await cluster.redis.stop();

@@ -102,7 +102,8 @@ export async function runChaos(opts: {
         lastReport = Date.now();
         log(`  ${kind}: ${Math.round((Date.now() - t0) / 1000)} s, ${settledCount}/${docIds.length} settled, ${kills} kills${redisRestartAt === null ? '' : `, redis restarted at ${redisRestartAt} s`}`);
       }
-      if (done) {
+      // A disturbed run restarts Redis once whatever happens: if everything settled first, now.
+      if (done && (!disturbed || redisRestartAt !== null)) {
         // Settled statuses with jobs still open (a duplicate delivery mid-write) would be read
         // too early: wait, within the bound, for the queues to drain as well.
         if ((await openJobs(queues).catch(() => 1)) === 0) {
@@ -110,7 +111,8 @@ export async function runChaos(opts: {
           break;
         }
       }
-      if (disturbed && !done && redisRestartDue({ settled: settledCount, total: docIds.length, elapsedMs: Date.now() - t0, boundMs: opts.boundMs, done: redisRestartAt !== null })) {
+      const restartDone = redisRestartAt !== null;
+      if (disturbed && !restartDone && (done || redisRestartDue({ settled: settledCount, total: docIds.length, elapsedMs: Date.now() - t0, boundMs: opts.boundMs, done: restartDone }))) {
         redisRestartAt = Math.round((Date.now() - t0) / 1000);
         log(`  ${kind}: restarting redis (${kind === 'aof' ? 'appendonly yes' : 'no persistence'}) at ${redisRestartAt} s, ${settledCount} settled`);
         await cluster.redis.stop();

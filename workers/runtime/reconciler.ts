@@ -118,8 +118,10 @@ export async function reconcileOnce(deps: ReconcilerDeps): Promise<ReconcileRepo
       }
       continue;
     }
-    // A completed job under the id would swallow the add (same deterministic id): remove it first.
-    if (job && (await job.getState()) === 'completed') await job.remove();
+    // A finished job under the id (completed, or a failed deletion) would swallow the add (same
+    // deterministic id): remove it first.
+    const finished = job ? await job.getState() : null;
+    if (job && (finished === 'completed' || finished === 'failed')) await job.remove();
     await deps.queues.enqueue(target.queue, target.payload);
     // Touching the record restarts its grace period: the next pass finds the job live or waits.
     if (s.state !== 'deleting') await deps.status.update(s.docId, s.version, s.gen, { state: 'queued', progress: 0 });

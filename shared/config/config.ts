@@ -76,7 +76,7 @@ export const ConfigSchema = z.object({
   MAX_PDF_BYTES: int(1, 2 ** 31).default(100 * 1024 * 1024),
   /** PDFs with more pages fail with TOO_LARGE. @defaultValue 5000 */
   MAX_PDF_PAGES: int(1, 100_000).default(5000),
-  /** Extraction of one PDF is stopped after this long at most (EXTRACT_TIMEOUT); smaller files get less: 10 s + 2 s/MiB + 0.25 s/page. @defaultValue 120000 */
+  /** Extraction of one PDF is stopped after this long at most (EXTRACT_TIMEOUT); smaller files get less CPU time: 10 s + 2 s/MiB + 0.25 s/page. @defaultValue 120000 */
   EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
   /** V8 heap limit of each extraction child process, never above EXTRACT_MAX_RSS_MB (over it: TOO_LARGE). @defaultValue 1024 */
   EXTRACT_MAX_HEAP_MB: int(64, 16_384).default(1024),

@@ -1,4 +1,4 @@
-/** How long one extraction may take, scaled to the file: small files get short deadlines. */
+/** How long one extraction may take, scaled to the file: small files get short budgets. */
 export interface DeadlinePolicy {
   /** Time any document gets, in ms. @defaultValue 10000 */
   baseMs?: number;
@@ -11,9 +11,10 @@ export interface DeadlinePolicy {
 const MIB = 1024 * 1024;
 
 /**
- * Deadline of one extraction in ms: `baseMs + perMibMs × MiB + perPageMs × pages`, never over
- * `capMs` (EXTRACT_TIMEOUT_MS). Before the document is open `pages` is unknown and counts as 0,
- * so a 4 MB one-page decompression bomb that is slow rather than big gets ~18 s, not the cap.
+ * Time budget of one extraction in ms (CPU time of its child where /proc gives it):
+ * `baseMs + perMibMs × MiB + perPageMs × pages`, never over `capMs` (EXTRACT_TIMEOUT_MS). Before
+ * the document is open `pages` is unknown and counts as 0, so a 4 MB one-page PDF that is slow
+ * rather than big gets ~18 s, not the cap.
  */
 export function extractDeadlineMs(bytes: number, pages: number | null, capMs: number, policy: DeadlinePolicy = {}): number {
   const base = policy.baseMs ?? 10_000;

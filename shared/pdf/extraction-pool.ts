@@ -6,7 +6,7 @@ import { PermanentError, RetryableError } from '../errors.ts';
 import { childExecArgv } from './child-bootstrap.ts';
 import { extractDeadlineMs, type DeadlinePolicy } from './extract-deadline.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
-import { readRss } from './process-memory.ts';
+import { readCpuMs, readRss } from './process-memory.ts';
 import { deserialiseError, type ChildJob, type ChildMessage } from './worker-protocol.ts';
 
 /** Per-call options of `PdfExtractor.extract`. */
@@ -38,9 +38,13 @@ export interface ExtractionPoolOptions {
   spareSlots?: number;
   /** A job running this long counts as slow (see `spareSlots`). @defaultValue 3000 */
   slowAfterMs?: number;
-  /** Upper bound of one extraction's deadline, in ms (EXTRACT_TIMEOUT_MS). */
+  /** Wall-clock deadline of one extraction, in ms (EXTRACT_TIMEOUT_MS). */
   timeoutMs: number;
-  /** How the deadline scales below `timeoutMs` with file size and page count. */
+  /**
+   * The CPU-time budget of one extraction, scaled to file size and page count (never over
+   * `timeoutMs`). Counted in CPU time of the child where /proc gives it, so a busy host does not
+   * fail good documents; elsewhere it is a wall-clock deadline.
+   */
   deadline?: DeadlinePolicy;
   /** V8 old-generation heap limit of each child, in MB. */
   maxHeapMb: number;
@@ -81,6 +85,8 @@ interface Running {
   task: Task;
   timer: NodeJS.Timeout | null;
   startedAt: number | null;
+  /** CPU time of the child when the job started (null: not readable, the budget is wall time). */
+  cpuAtStart: number | null;
   pages: number | null;
 }
 
@@ -102,8 +108,9 @@ function cancelled(): RetryableError {
  * A pool of extraction child processes. Each child has a V8 heap limit and is watched from here:
  * its resident memory (which, unlike the heap limit, counts pdf.js's decoded buffers) is read
  * from /proc every few ms and a child over `maxRssMb` is SIGKILLed, so a decompression bomb fails
- * in seconds with TOO_LARGE and this process's memory never grows. Every job has a deadline
- * scaled to its size and pages; a child that times out, is cancelled, runs out of memory or dies
+ * in seconds with TOO_LARGE and this process's memory never grows. Every job has a CPU-time
+ * budget scaled to its size and pages, and a wall-clock deadline (`timeoutMs`); a child that
+ * times out, is cancelled, runs out of memory or dies
  * fails only its own job and is replaced. Starting a child (loading pdf.js, ~0.5–1 s) is paid
  * once per child rather than once per document; a child is recycled after `maxJobsPerChild` jobs
  * or as soon as a job left it holding more than half its memory limit.
@@ -217,12 +224,19 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     return slot;
   }
 
-  /** (Re)sets the job's deadline from its size and, once known, its page count. */
+  function budgetMs(current: Running): number {
+    return extractDeadlineMs(current.task.input.bytes.byteLength, current.pages, options.timeoutMs, options.deadline);
+  }
+
+  /**
+   * (Re)sets the job's wall-clock timer: EXTRACT_TIMEOUT_MS when the scaled budget is counted in
+   * CPU time (by `tick`), else the scaled budget itself, from its size and, once known, its pages.
+   */
   function arm(slot: Slot): void {
     const current = slot.current;
     if (!current || current.startedAt === null) return;
     if (current.timer) clearTimeout(current.timer);
-    const deadline = extractDeadlineMs(current.task.input.bytes.byteLength, current.pages, options.timeoutMs, options.deadline);
+    const deadline = current.cpuAtStart === null ? budgetMs(current) : options.timeoutMs;
     const left = Math.max(0, deadline - (Date.now() - current.startedAt));
     current.timer = setTimeout(() => {
       fail(slot, new PermanentError('EXTRACT_TIMEOUT', `PDF extraction did not finish within ${deadline} ms and was stopped`));
@@ -237,6 +251,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     slot.child.ref();
     slot.child.channel?.ref();
     current.startedAt = Date.now();
+    current.cpuAtStart = slot.child.pid === undefined ? null : readCpuMs(slot.child.pid);
     arm(slot);
     startWatch();
     const { input, limits } = current.task;
@@ -246,13 +261,22 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     });
   }
 
-  /** Kills children over the memory limit; lets a spare child start while the regular ones are slow. */
+  /**
+   * Kills children over the memory limit or over their CPU budget; lets a spare child start while
+   * the regular ones are slow.
+   */
   function tick(): void {
     for (const slot of [...slots]) {
-      if (!slot.current || slot.child.pid === undefined) continue;
+      const current = slot.current;
+      if (!current || slot.child.pid === undefined) continue;
       const rss = readRss(slot.child.pid);
       if (rss !== null && rss > maxRss) {
         fail(slot, new PermanentError('TOO_LARGE', `PDF extraction needed more than ${maxRssMb} MB of memory and was stopped (a decompression bomb, or far too big)`));
+        continue;
+      }
+      const cpu = current.cpuAtStart === null ? null : readCpuMs(slot.child.pid);
+      if (cpu !== null && current.cpuAtStart !== null && cpu - current.cpuAtStart > budgetMs(current)) {
+        fail(slot, new PermanentError('EXTRACT_TIMEOUT', `PDF extraction used more than its ${budgetMs(current)} ms of CPU time and was stopped`));
       }
     }
     if (queue.length) pump();
@@ -289,7 +313,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
       const slot = freeSlot();
       if (!slot) return;
       const task = queue.shift() as Task;
-      slot.current = { id: nextId++, task, timer: null, startedAt: null, pages: null };
+      slot.current = { id: nextId++, task, timer: null, startedAt: null, cpuAtStart: null, pages: null };
       start(slot);
     }
   }

@@ -6,7 +6,7 @@ import { inflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
 import { extractDeadlineMs } from '../../shared/pdf/extract-deadline.ts';
-import { parseVmRss, readRss } from '../../shared/pdf/process-memory.ts';
+import { parseCpuMs, parseVmRss, readRss } from '../../shared/pdf/process-memory.ts';
 import { contentBombPdf, flateBombPdf, manyPagesPdf, repeatedZlib } from '../fixtures/pdf-bombs.ts';
 import { textPdf } from '../fixtures/pdf-builders.ts';
 
@@ -85,6 +85,12 @@ describe('process memory', () => {
     expect(parseVmRss('Name:\tnode\nVmPeak:\t  999 kB\nVmRSS:\t   12345 kB\nThreads:\t7\n')).toBe(12345 * 1024);
     expect(parseVmRss('Name:\tzombie\n')).toBeNull();
   });
+
+  it('reads user + system CPU time from /proc stat text, whatever the command name holds', () => {
+    const stat = '4242 (node (a) b) R 1 4242 4242 0 -1 4194304 126 0 0 0 150 25 0 0 20 0 1 0 170736 3133440 406';
+    expect(parseCpuMs(stat)).toBe((150 + 25) * 10);
+    expect(parseCpuMs('4242 (node) R 1')).toBeNull();
+  });
 });
 
 describe('bomb generator', () => {
@@ -148,6 +154,14 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     expect(slowSettled).toBe(false);
     controller.abort();
     expect(await caught).toMatchObject({ code: 'CANCELLED', retryable: true });
+  });
+
+  it('stops a document that uses more than its CPU budget with EXTRACT_TIMEOUT, and the next one still runs', async () => {
+    pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512, deadline: { baseMs: 1000, perMibMs: 0, perPageMs: 0 } });
+    const err = await pool.extract({ bytes: manyPagesPdf(20_000) }, LIMITS).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'EXTRACT_TIMEOUT', message: expect.stringMatching(/CPU time/) });
+    const doc = await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS);
+    expect(doc.pageCount).toBe(1);
   });
 
   it('kills a running extraction at once when its signal aborts, rejecting with a retryable CANCELLED', async () => {

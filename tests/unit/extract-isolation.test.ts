@@ -164,6 +164,21 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     expect(doc.pageCount).toBe(1);
   });
 
+  it('keeps a child for the next document, but replaces one a document left holding over half its memory limit', async () => {
+    const good = await goodPdfs(2);
+    pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512 });
+    await pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
+    const warm = descendants(process.pid);
+    await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
+    expect(descendants(process.pid)).toEqual(warm);
+    await pool.close();
+    // An idle child holds ~95 MB (node, tsx, pdf.js): over half of 150 MB, so every job recycles it.
+    pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512, maxRssMb: 150 });
+    await pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
+    await expect.poll(() => descendants(process.pid).filter(alive), { timeout: 2000, interval: 20 }).toEqual([]);
+    await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
+  });
+
   it('kills a running extraction at once when its signal aborts, rejecting with a retryable CANCELLED', async () => {
     pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
     // Warm the child up so the slow job is surely running (not queued) when the signal aborts.

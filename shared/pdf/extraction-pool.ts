@@ -295,7 +295,8 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
   function allRegularSlow(): boolean {
     const now = Date.now();
     const regular = slots.filter((s) => !s.spare);
-    return regular.length >= size && regular.every((s) => s.current && (s.current.startedAt === null || now - s.current.startedAt >= slowAfterMs));
+    // A child still starting up is not slow: a burst of jobs at start-up must not wake the spare.
+    return regular.length >= size && regular.every((s) => s.current && s.current.startedAt !== null && now - s.current.startedAt >= slowAfterMs);
   }
 
   function freeSlot(): Slot | undefined {

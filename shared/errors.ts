@@ -35,12 +35,6 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   /** Work stopped on purpose (shutdown) before it finished: run it again. */
   | 'CANCELLED'
-  /** Redis did not answer in time (down, restarting, unreachable): try again shortly. */
-  | 'REDIS_UNAVAILABLE'
-  /** Redis may evict keys (maxmemory-policy other than noeviction): refused at start. */
-  | 'REDIS_EVICTION_POLICY'
-  /** A caller sent more requests than RATE_LIMIT_PER_MIN allows. */
-  | 'RATE_LIMITED'
   | 'INTERNAL';
 
 const CODE = /^[A-Z][A-Z0-9_]*$/;

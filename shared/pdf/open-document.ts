@@ -1,6 +1,7 @@
 import { getDocumentProxy } from 'unpdf';
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
 import { classifyOpenError, isIncorrectPassword } from './pdf-errors.ts';
+import { pdfjsDataPaths } from './pdfjs-data.ts';
 import { saslprep } from './saslprep.ts';
 
 // pdf.js VerbosityLevel.ERRORS: the stage is pure, so pdf.js's own warnings stay quiet.
@@ -13,6 +14,9 @@ async function load(data: Uint8Array, password: string | undefined): Promise<PDF
     // Text extraction never needs fonts loaded into a page or scripts run.
     disableFontFace: true,
     enableXfa: false,
+    // CJK fonts without ToUnicode are only readable through the predefined CMaps.
+    ...pdfjsDataPaths(),
+    cMapPacked: true,
     ...(password !== undefined ? { password } : {}),
   });
 }

@@ -21,6 +21,17 @@ export const DocumentMeta = z
     valid_to: IsoDate.nullable().optional(),
     title: z.string().min(1).max(500).optional(),
     password: z.string().optional(),
+    /** Organisations the document is about ("Apple Inc."); replaces the ones read from the text. */
+    organisations: z.array(z.string().min(1).max(200)).max(20).optional(),
+    /** Its form or kind ("10-Q", "policy", "law"); replaces the one read from the text. */
+    form: z.string().min(1).max(64).optional(),
+    /** Fiscal year and quarter of the period it reports on. */
+    fiscal_year: z.number().int().min(1900).max(2199).optional(),
+    fiscal_quarter: z.number().int().min(1).max(4).optional(),
+    /** Last day of the period it reports on. */
+    period_end: IsoDate.optional(),
+    /** Edition, version or revision ("2.1", "법률 제19000호"). */
+    edition: z.string().min(1).max(100).optional(),
   })
   .strict()
   .refine((m) => !m.valid_from || !m.valid_to || m.valid_from < m.valid_to, {
@@ -48,6 +59,42 @@ export const SourceRecord = z.object({
 });
 export type SourceRecord = z.infer<typeof SourceRecord>;
 
+/** An organisation a document is about: its name as written and the names a question may use. */
+export const DocumentOrganisation = z.object({
+  /** The name as the document writes it ("Apple Inc.", "AMAZON.COM, INC."). */
+  name: z.string(),
+  /** Lower-case names a question may use: the short name, tickers ("apple", "aapl"). */
+  aliases: z.array(z.string()),
+});
+export type DocumentOrganisation = z.infer<typeof DocumentOrganisation>;
+
+/** The period a document reports on or the edition it is. Every field may be unknown. */
+export const DocumentPeriod = z.object({
+  /** Last day of the period (quarter or year ended …), YYYY-MM-DD. */
+  end: IsoDate.nullable(),
+  /** Fiscal year as the document counts it ("fiscal 2023"). */
+  fiscalYear: z.number().int().nullable(),
+  /** Fiscal quarter 1–4; null for a whole year. */
+  fiscalQuarter: z.number().int().min(1).max(4).nullable(),
+  /** Calendar year and quarter the period ends in (a period ended July 1 ends in June's quarter). */
+  calendarYear: z.number().int().nullable(),
+  calendarQuarter: z.number().int().min(1).max(4).nullable(),
+  /** Edition, version or revision, as written. */
+  edition: z.string().nullable(),
+});
+export type DocumentPeriod = z.infer<typeof DocumentPeriod>;
+
+/** What a document is about, read at ingest from its first pages (or given by the sidecar). */
+export const DocumentProfile = z.object({
+  organisations: z.array(DocumentOrganisation),
+  /** "10-Q", "10-K", "8-K", "policy", "standard", "law", … or null. */
+  form: z.string().nullable(),
+  period: DocumentPeriod,
+  /** One line for breadcrumbs and status: "Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3 · period ended 2023-07-01". */
+  label: z.string(),
+});
+export type DocumentProfile = z.infer<typeof DocumentProfile>;
+
 /** The Document row of the store (seed 000 §3.1). */
 export const DocumentRecord = z.object({
   doc_id: DocId,
@@ -61,5 +108,23 @@ export const DocumentRecord = z.object({
   entities: z.array(z.string()),
   page_count: z.number().int().nonnegative(),
   provenance: Provenance,
+  /** Organisations, period and form (issue 13); absent in rows written before profiles existed. */
+  profile: DocumentProfile.nullable().optional(),
 });
 export type DocumentRecord = z.infer<typeof DocumentRecord>;
+
+/** A stored profile, or null for rows written before profiles (or one this version cannot read). */
+export function parseProfile(cell: unknown): DocumentProfile | null {
+  if (typeof cell !== 'string' || cell === '') return null;
+  try {
+    const parsed = DocumentProfile.safeParse(JSON.parse(cell));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `{ profile }` when there is one, else nothing: a record written without a profile reads back as written. */
+export function profileField(profile: DocumentProfile | null): { profile?: DocumentProfile } {
+  return profile ? { profile } : {};
+}

@@ -4,6 +4,7 @@
  */
 import type { DocumentRecord, SourceRecord } from '../domain/document.ts';
 import { findValidityDates } from './dates.ts';
+import { buildDocumentProfile, profileEntities } from './document-profile.ts';
 import { detectLang } from './lang.ts';
 
 /** What the enrich stage knows about a document besides its chunks. */
@@ -19,6 +20,9 @@ export interface DocumentFacts {
   /** Document entities, already merged and capped. */
   entities: string[];
 }
+
+/** Most document entities kept, the profile's (organisations, form, period) first. */
+const MAX_DOCUMENT_ENTITIES = 200;
 
 /** Lines that are never a title: page numbers, dates, 시행/법률 brackets, list items, URLs. */
 function titleLike(line: string): boolean {
@@ -56,6 +60,8 @@ export function fileTitle(sourceKey: string): string {
  *   chunks (the header wins over closing clauses by rank), else null. The PDF creation date and
  *   the ingest time are not validity dates and are never used. When meta gives only one bound,
  *   a text-found other bound is kept only if it is consistent (valid_to after valid_from).
+ * - profile: organisations, period and form ({@link buildDocumentProfile}; the sidecar wins);
+ *   its names and aliases lead the entities, and its form fills doc_type when meta gives none.
  */
 export function buildDocumentRecord(facts: DocumentFacts): DocumentRecord {
   const { source } = facts;
@@ -70,17 +76,20 @@ export function buildDocumentRecord(facts: DocumentFacts): DocumentRecord {
     if (meta.valid_to === undefined) validTo = null;
     else if (meta.valid_from === undefined) validFrom = null;
   }
+  const profile = buildDocumentProfile(head, facts.bodyText, meta);
+  const entities = [...new Set([...profileEntities(profile), ...facts.entities])].slice(0, MAX_DOCUMENT_ENTITIES);
   return {
     doc_id: source.doc_id,
     version: source.version,
     title: meta.title ?? (facts.pdfTitle?.trim() || null) ?? headingTitle(head) ?? fileTitle(source.source_key),
-    doc_type: meta.doc_type ?? 'unknown',
+    doc_type: meta.doc_type ?? profile.form ?? 'unknown',
     jurisdiction: meta.jurisdiction ?? 'unknown',
     lang: meta.lang ?? detectLang(langSample),
     valid_from: validFrom,
     valid_to: validTo,
-    entities: facts.entities,
+    entities,
     page_count: facts.pageCount,
     provenance: source.provenance,
+    profile,
   };
 }

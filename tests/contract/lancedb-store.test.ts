@@ -6,7 +6,7 @@ import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
-import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
+import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
 import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
@@ -215,6 +215,31 @@ describe('lancedb adapter specifics', () => {
     expect(after.filter((h) => h.chunk.chunk_id !== fresh.chunk_id).map((h) => h.chunk)).toEqual(
       before.map((h) => h.chunk).filter((c) => after.some((h) => h.chunk.chunk_id === c.chunk_id)),
     );
+    table.close();
+    db.close();
+    await store.close();
+  });
+
+  it('a documents table made before profiles gains the profile column; old rows read without a profile, new ones with', async () => {
+    const dir = tempDir();
+    const first = await createLanceDbStore({ dir });
+    await first.ensureSchema({ dimension: DIM });
+    const { a, b } = documents();
+    const { profile: _profile, ...bWithout } = b;
+    await first.upsertDocuments([a, bWithout]);
+    await first.close();
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(DOCUMENTS_TABLE);
+    await table.dropColumns([PROFILE_COLUMN]);
+    expect((await table.schema()).fields.map((f) => f.name)).not.toContain(PROFILE_COLUMN);
+
+    const store = await createLanceDbStore({ dir });
+    await store.ensureSchema({ dimension: DIM });
+    await table.checkoutLatest();
+    expect((await table.schema()).fields.map((f) => f.name)).toContain(PROFILE_COLUMN);
+    expect(await store.getDocument(DOC_B)).toEqual(bWithout);
+    await store.upsertDocuments([b]);
+    expect(await store.getDocument(DOC_B)).toEqual(b);
     table.close();
     db.close();
     await store.close();

@@ -117,6 +117,13 @@ export function documents(): Record<'a' | 'b', DocumentRecord> {
       doc_id: DOC_B, version: VERSION.b1, title: 'HTTP State Management Mechanism', doc_type: 'rfc', jurisdiction: 'US', lang: 'en',
       valid_from: '2011-04-01', valid_to: null, entities: ['Cookie'], page_count: 37,
       provenance: provenance('rfc6265', VERSION.b1),
+      // A profile round-trips through every store (document a has none: old rows read back without one).
+      profile: {
+        organisations: [{ name: 'Internet Engineering Task Force', aliases: ['internet engineering task force', 'ietf'] }],
+        form: 'standard',
+        period: { end: '2011-04-01', fiscalYear: null, fiscalQuarter: null, calendarYear: 2011, calendarQuarter: null, edition: 'RFC 6265' },
+        label: 'Internet Engineering Task Force · standard · edition RFC 6265 · effective 2011-04-01',
+      },
     },
   };
 }

@@ -61,7 +61,8 @@ describe('enrichStage — Korean statute', () => {
   it('detects the language and takes the title from the first heading', () => {
     expect(out.document.lang).toBe('ko');
     expect(out.document.title).toBe('근로기준법');
-    expect(out.document.doc_type).toBe('unknown');
+    // Without a sidecar doc_type, the kind the first page shows (a statute: law) is the doc_type.
+    expect(out.document.doc_type).toBe('law');
     expect(out.document.jurisdiction).toBe('unknown');
     expect(out.document.page_count).toBe(3);
     expect(out.document.provenance).toEqual(source().provenance);
@@ -110,7 +111,8 @@ describe('enrichStage — metadata and fallbacks', () => {
     expect(document.valid_from).toBeNull();
     expect(document.valid_to).toBeNull();
     expect(document.lang).toBe('en');
-    expect(document.entities).toEqual([]);
+    // The only entity is the kind the title shows (a handbook is a policy), never a date.
+    expect(document.entities).toEqual(['policy']);
   });
 
   it('reads English validity lines from the first pages', () => {

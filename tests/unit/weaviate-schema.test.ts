@@ -4,7 +4,7 @@ import { FILTER_FIELDS } from '../../shared/store/filter.ts';
 import { AGGREGATE_FIELDS, FACET_NAMES } from '../../shared/store/vector-store.ts';
 import { toCreateConfig } from '../../shared/store/weaviate/weaviate-schema-sync.ts';
 import {
-  INVERTED_INDEX, KEYWORD_PROPERTY, chunkDescription, collectionNames, collectionSpecs, dimensionOfDescription, schemaDifferences,
+  INVERTED_INDEX, KEYWORD_PROPERTY, addableProperties, chunkDescription, collectionNames, collectionSpecs, dimensionOfDescription, schemaDifferences,
   type CollectionSpec, type ExistingCollection,
 } from '../../shared/store/weaviate/weaviate-schema.ts';
 
@@ -48,7 +48,8 @@ describe('weaviate schema (seed 000 §3)', () => {
   });
 
   it('has the Document and FacetValueVector properties of seed 000 §3', () => {
-    expect(spec('Document').properties.map((p) => p.name)).toEqual(['doc_id', 'version', 'title', 'doc_type', 'jurisdiction', 'lang', 'valid_from', 'valid_to', 'entities', 'page_count', 'provenance']);
+    expect(spec('Document').properties.map((p) => p.name)).toEqual(['doc_id', 'version', 'title', 'doc_type', 'jurisdiction', 'lang', 'valid_from', 'valid_to', 'entities', 'page_count', 'provenance', 'profile']);
+    expect(prop('Document', 'profile')).toMatchObject({ dataType: 'text', indexFilterable: false, indexSearchable: false });
     expect(prop('Document', 'valid_to')).toMatchObject({ dataType: 'date', indexFilterable: true });
     expect(prop('Document', 'entities')).toMatchObject({ dataType: 'text[]', tokenization: 'field', indexFilterable: true });
     expect(spec('FacetValueVector').properties.map((p) => p.name)).toEqual(['facet', 'value', 'aliases', 'description', 'sample_count', 'updated_at']);
@@ -75,6 +76,14 @@ describe('weaviate schema (seed 000 §3)', () => {
     expect(dimensionOfDescription(spec('Chunk').description)).toBe(512);
     expect(dimensionOfDescription(chunkDescription(1536))).toBe(1536);
     expect(dimensionOfDescription('someone else’s collection')).toBeNull();
+  });
+
+  it('a Document collection made before profiles can gain the stored-only profile property; indexed ones are never added', () => {
+    const doc = spec('Document');
+    const old = asCreated(doc);
+    old.properties = old.properties.filter((p) => p.name !== 'profile' && p.name !== 'doc_type');
+    expect(addableProperties(doc, old).map((p) => p.name)).toEqual(['profile']);
+    expect(addableProperties(doc, asCreated(doc))).toEqual([]);
   });
 
   it('accepts a collection as created (either Korean tokenizer on body) and names every difference otherwise', () => {

@@ -2,6 +2,19 @@ import type { Chunk, EnrichedChunk } from '../../shared/domain/chunk.ts';
 import type { DocumentRecord, SourceRecord } from '../../shared/domain/document.ts';
 import { buildDocumentRecord } from '../../shared/enrich/document.ts';
 import { extractEntities, mergeEntities } from '../../shared/enrich/entities.ts';
+import type { DocumentProfile } from '../../shared/domain/document.ts';
+
+/**
+ * The profile line a chunk's embedding text starts with: organisations with tickers, form and
+ * period ("Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3 · …"); empty when the profile found nothing
+ * of the organisation or the period (a lone form would add the same words to every chunk).
+ */
+export function profileCrumb(profile: DocumentProfile | null): string {
+  if (!profile) return '';
+  const p = profile.period;
+  const known = profile.organisations.length > 0 || p.end !== null || p.fiscalYear !== null || p.edition !== null;
+  return known ? profile.label : '';
+}
 
 /** Input of the enrich stage: the registration record, what extraction learnt, and the chunks. */
 export interface EnrichStageInput {
@@ -13,6 +26,12 @@ export interface EnrichStageInput {
     firstPagesText: string;
   };
   chunks: Chunk[];
+  /**
+   * Prefix every chunk's embedding text with the document's profile line (organisation, form,
+   * period), so the keyword and vector sides can tell look-alike documents apart.
+   * @defaultValue true
+   */
+  profileBreadcrumb?: boolean;
 }
 
 /** Output of the enrich stage: the Document record and the chunks with entities and validity. */
@@ -25,7 +44,8 @@ export interface EnrichStageOutput {
  * The enrich stage, pure and deterministic: entities per chunk (from its embedding text, so the
  * breadcrumb's "제2조(정의)" counts), document entities (union, most widespread first, capped at
  * 200), and the Document record (meta first, then the text, never the clock — see
- * `buildDocumentRecord`). Chunks inherit valid_from / valid_to from the document: per-chunk
+ * `buildDocumentRecord`). Each chunk's embedding text gains the document's profile line
+ * ({@link profileCrumb}) ahead of its section breadcrumb. Chunks inherit valid_from / valid_to from the document: per-chunk
  * validity (an article amended later than the rest) is not tracked yet.
  */
 export function enrichStage(input: EnrichStageInput): EnrichStageOutput {
@@ -38,8 +58,11 @@ export function enrichStage(input: EnrichStageInput): EnrichStageOutput {
     bodyText: input.chunks.map((c) => c.body).join('\n\n'),
     entities: mergeEntities(perChunk),
   });
+  const crumb = input.profileBreadcrumb === false ? '' : profileCrumb(document.profile ?? null);
   const chunks = input.chunks.map((c, i) => ({
     ...c,
+    // The body stays last: stores keep only what precedes it (the chunk id never depends on it).
+    embedding_text: crumb ? `${crumb}\n${c.embedding_text}` : c.embedding_text,
     entities: perChunk[i] ?? [],
     valid_from: document.valid_from,
     valid_to: document.valid_to,

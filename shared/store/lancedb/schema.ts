@@ -1,6 +1,6 @@
 import { makeArrowTable } from '@lancedb/lancedb';
 import { DateDay, Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8, type DataType, type Table } from 'apache-arrow';
-import type { DocumentRecord, Provenance } from '../../domain/document.ts';
+import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { keywordText } from '../keyword-text.ts';
 
@@ -82,10 +82,15 @@ export function chunksSchema(dimension: number): Schema {
 /** Name of the B-tree on the documents table's `doc_id`. */
 export const DOC_ID_INDEX = 'doc_id_idx';
 
+/** The documents table's column holding the profile (organisations, period, form) as JSON. */
+export const PROFILE_COLUMN = 'profile';
+
 /** Arrow schema of the documents table. */
 export const documentsSchema = new Schema([
   utf8('doc_id'), utf8('version'), utf8('title'), utf8('doc_type'), utf8('jurisdiction'), utf8('lang'),
   date('valid_from'), date('valid_to'), strings('entities'), int32('page_count'), utf8('provenance'),
+  // JSON of the DocumentProfile; nullable because tables made before profiles gain it empty.
+  utf8(PROFILE_COLUMN, true),
 ]);
 
 /** The vector length a chunks-table schema was created with, or null if it has no vector column. */
@@ -233,6 +238,7 @@ export function documentToRow(doc: DocumentRecord): Record<string, unknown> {
     entities: doc.entities,
     page_count: doc.page_count,
     provenance: JSON.stringify(doc.provenance),
+    [PROFILE_COLUMN]: doc.profile ? JSON.stringify(doc.profile) : null,
   };
 }
 
@@ -250,5 +256,7 @@ export function rowToDocument(row: Record<string, unknown>): DocumentRecord {
     entities: stringList(row.entities),
     page_count: Number(row.page_count),
     provenance: JSON.parse(String(row.provenance)) as Provenance,
+    ...profileField(parseProfile(row[PROFILE_COLUMN])),
   };
 }
+

@@ -1,5 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, SCALAR_INDEXES } from './schema.ts';
+import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES } from './schema.ts';
 
 async function indexNames(table: lancedb.Table): Promise<Set<string>> {
   return new Set((await table.listIndices()).map((i) => i.name));
@@ -31,9 +31,13 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
 /**
  * Gives the documents table its B-tree on `doc_id` (answers look up the title of every cited
  * document). Rows written since are found by scan until maintain() compacts the table and folds
- * them in. Idempotent.
+ * them in. A table made before document profiles gains the (empty) profile column: rows
+ * written since fill it, older rows read as having no profile until ingested again. Idempotent.
  */
 export async function upgradeDocumentsTable(documents: lancedb.Table): Promise<void> {
+  if (!(await documents.schema()).fields.some((f) => f.name === PROFILE_COLUMN)) {
+    await documents.addColumns([{ name: PROFILE_COLUMN, valueSql: 'CAST(NULL AS STRING)' }]);
+  }
   if (!(await indexNames(documents)).has(DOC_ID_INDEX)) {
     await documents.createIndex('doc_id', { config: lancedb.Index.btree(), name: DOC_ID_INDEX, replace: false });
   }

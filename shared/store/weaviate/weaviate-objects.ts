@@ -7,7 +7,7 @@
  */
 import type { WeaviateField } from 'weaviate-client';
 import { uuid5Of } from '../../domain/ids.ts';
-import type { DocumentRecord, Provenance } from '../../domain/document.ts';
+import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { FacetName, FacetValueVector } from '../facet-values.ts';
 import { keywordText } from '../keyword-text.ts';
 import { CHUNK_FIELDS } from '../validation.ts';
@@ -97,6 +97,7 @@ export function documentToProperties(d: DocumentRecord): Properties {
     doc_id: d.doc_id, version: d.version, title: d.title, doc_type: d.doc_type, jurisdiction: d.jurisdiction, lang: d.lang,
     valid_from: d.valid_from && dayToInstant(d.valid_from), valid_to: d.valid_to && dayToInstant(d.valid_to),
     entities: d.entities, page_count: d.page_count, provenance: JSON.stringify(d.provenance),
+    profile: d.profile ? JSON.stringify(d.profile) : null,
   });
 }
 
@@ -106,6 +107,7 @@ export function propertiesToDocument(p: Properties): DocumentRecord {
     doc_type: String(p.doc_type ?? ''), jurisdiction: String(p.jurisdiction ?? ''), lang: String(p.lang ?? ''),
     valid_from: instantToDay(p.valid_from), valid_to: instantToDay(p.valid_to), entities: strings(p.entities),
     page_count: int(p.page_count), provenance: JSON.parse(String(p.provenance ?? '{}')) as Provenance,
+    ...profileField(parseProfile(p.profile)),
   };
 }
 

@@ -5,7 +5,7 @@
 import { configure, type CollectionConfigCreate, type WeaviateClient } from 'weaviate-client';
 import { PermanentError } from '../../errors.ts';
 import {
-  INVERTED_INDEX, collectionSpecs, dimensionOfDescription, schemaDifferences,
+  INVERTED_INDEX, addableProperties, collectionSpecs, dimensionOfDescription, schemaDifferences,
   type BodyTokenization, type CollectionSpec, type ExistingCollection, type PropertySpec,
 } from './weaviate-schema.ts';
 
@@ -105,6 +105,14 @@ export async function ensureCollections(
       const fallback = specs.find((s) => s.name === spec.name) as CollectionSpec;
       existing.set(spec.name, await create(client, fallback));
     }
+  }
+  for (const spec of specs) {
+    const found = existing.get(spec.name) as ExistingCollection;
+    const add = addableProperties(spec, found);
+    if (add.length === 0) continue;
+    const config = client.collections.get(spec.name).config;
+    for (const p of add) await config.addProperty({ name: p.name, dataType: p.dataType as 'text', indexFilterable: false, indexSearchable: false, ...(p.tokenization ? { tokenization: p.tokenization } : {}) });
+    existing.set(spec.name, (await read(client, spec.name)) as ExistingCollection);
   }
   const problems = specs.flatMap((s) => schemaDifferences(s, existing.get(s.name) as ExistingCollection));
   if (problems.length > 0) throw new PermanentError('STORE_REJECTED', `weaviate schema differs from what Quarry needs: ${problems.join('; ')}`);

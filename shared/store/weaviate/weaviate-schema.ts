@@ -73,6 +73,8 @@ function documentProperties(): PropertySpec[] {
     keyText('doc_id'), keyText('version'), searchText('title', 'word'),
     keyText('doc_type'), keyText('jurisdiction'), keyText('lang'),
     date('valid_from'), date('valid_to'), keyList('entities'), int('page_count'), storedText('provenance'),
+    // JSON of the DocumentProfile (organisations, period, form); added to older collections by ensureSchema.
+    storedText('profile'),
   ];
 }
 
@@ -123,6 +125,16 @@ export interface ExistingCollection {
   description?: string;
   properties: { name: string; dataType: string; tokenization?: string; indexFilterable: boolean; indexSearchable: boolean }[];
   invertedIndex: { indexNullState: boolean; indexTimestamps: boolean };
+}
+
+/**
+ * Properties `spec` has and `existing` lacks that can simply be added: stored-only ones (no
+ * index to rebuild), which older objects read as absent. A store made before they existed
+ * gains them in `ensureSchema` instead of being refused.
+ */
+export function addableProperties(spec: CollectionSpec, existing: ExistingCollection): PropertySpec[] {
+  const have = new Set(existing.properties.map((p) => p.name));
+  return spec.properties.filter((p) => !have.has(p.name) && !p.indexFilterable && !p.indexSearchable && !p.indexRangeFilters);
 }
 
 /**

@@ -1,0 +1,218 @@
+/**
+ * Document-level understanding (issue 13): which organisation(s) a document is about, which
+ * period or edition it covers and what kind of document it is, read from its title page, running
+ * headers and first pages. Over many look-alike documents (twenty 10-Q filings with the same
+ * sections and tables) these are what tells one document from another, so they become document
+ * entities, breadcrumb text on every chunk, and the gazetteer the query side routes with.
+ *
+ * Pure functions over extracted lines; nothing here knows a company or a ticker in advance.
+ */
+import type { DocumentMeta, DocumentOrganisation, DocumentPeriod, DocumentProfile } from '../domain/document.ts';
+import { parseDate } from './dates.ts';
+
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const EN_DATE = `${MONTH}\\.?\\s+\\d{1,2},?\\s+\\d{4}`;
+const KO_DATE = '\\d{4}\\s*[.년]\\s*\\d{1,2}\\s*[.월]\\s*\\d{1,2}\\s*[.일]?';
+
+/** Legal-form suffixes that end an organisation's name ("Apple Inc.", "INTEL CORPORATION", "3M Company"). */
+const ORG_SUFFIX = /(?:,?\s+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|llc|l\.l\.c|plc|n\.v|s\.a|ag|se|gmbh|holdings|group|bancorp)\.?)+$/i;
+const KO_ORG = /^(?:주식회사\s*\S+|\S+\s*주식회사|㈜\s*\S+|\S+\s*㈜|\S+(?:부|처|청|위원회|공단|공사|협회|재단))$/u;
+
+/** "AMAZON.COM, INC." → "Amazon.com, Inc.": all-caps names read as names. */
+function displayName(name: string): string {
+  const t = name.replace(/\s+/g, ' ').trim();
+  if (/[a-z]/.test(t)) return t;
+  return t.replace(/[A-Z][A-Z.&'-]*/g, (w) => (w.length <= 4 && !/\./.test(w) && !/^(?:INC|CORP|CO|LTD|LLC|PLC|AG|SE)$/.test(w) ? w : w[0] + w.slice(1).toLowerCase()));
+}
+
+/** Lower-case names a question may use for `name`: the whole name, without its legal form, without ".com". */
+export function organisationAliases(name: string, tickers: readonly string[] = []): string[] {
+  const lower = name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+  const out = new Set<string>([lower]);
+  const bare = lower.replace(ORG_SUFFIX, '').replace(/[,.\s]+$/, '').trim();
+  if (bare.length >= 2) out.add(bare);
+  const web = bare.replace(/\.(?:com|net|org|io)$/, '');
+  if (web.length >= 2) out.add(web);
+  const ko = lower.replace(/주식회사|㈜/g, '').trim();
+  if (ko.length >= 2) out.add(ko);
+  for (const t of tickers) out.add(t.toLowerCase());
+  return [...out];
+}
+
+function isOrgLine(line: string): boolean {
+  const t = line.trim();
+  if (t.length < 3 || t.length > 80 || t.split(/\s+/).length > 8) return false;
+  if (/^(?:the|a|an)\s/i.test(t) || /[:;]$/.test(t)) return false;
+  return ORG_SUFFIX.test(t) || KO_ORG.test(t);
+}
+
+/** Tickers of an SEC cover page: the symbol column of the "Trading Symbol(s)" table. */
+function findTickers(lines: readonly string[]): string[] {
+  const at = lines.findIndex((l) => /trading\s+symbol/i.test(l));
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const line of lines.slice(at + 1, at + 16)) {
+    if (/^indicate\b/i.test(line.trim())) break;
+    const m = /\s([A-Z]{1,5}(?:[.-][A-Z])?)\s+(?:the\s+)?(?:nasdaq|new york stock exchange|nyse|chicago|cboe|london|euronext)/i.exec(line);
+    const sym = m?.[1];
+    if (sym && /^[A-Z]/.test(sym) && sym === sym.toUpperCase() && !out.includes(sym)) out.push(sym);
+  }
+  return out;
+}
+
+/**
+ * The organisations a document is about: an SEC registrant (the line above "(Exact name of
+ * registrant …)", else the first name with a legal form after the commission file number), else
+ * the first line of the first page that reads as an organisation's name.
+ */
+export function findOrganisations(lines: readonly string[]): DocumentOrganisation[] {
+  const head = lines.slice(0, 80);
+  const tickers = findTickers(head);
+  let name: string | null = null;
+  const exact = head.findIndex((l) => /^\(?\s*exact name of (?:the )?registrant/i.test(l.trim()));
+  if (exact > 0) {
+    for (let i = exact - 1; i >= Math.max(0, exact - 3) && !name; i -= 1) {
+      const l = (head[i] ?? '').trim();
+      if (l && !/^[_\-=\s]+$/.test(l) && !/commission file/i.test(l)) name = l;
+    }
+  }
+  if (!name) {
+    const file = head.findIndex((l) => /commission file (?:number|no)/i.test(l));
+    const from = file >= 0 ? file + 1 : 0;
+    name = head.slice(from, from + 40).find((l) => isOrgLine(l))?.trim() ?? null;
+  }
+  if (!name) return [];
+  const shown = displayName(name.replace(/\s*\(.*\)\s*$/, ''));
+  return [{ name: shown, aliases: organisationAliases(shown, tickers) }];
+}
+
+/** The form or kind: an SEC form number, else law / standard / policy from the title lines. */
+export function findForm(lines: readonly string[]): string | null {
+  const text = lines.slice(0, 60).join('\n');
+  const sec = /\bFORM\s+(10-K|10-Q|8-K|20-F|6-K|40-F|S-1|S-4|11-K|DEF\s?14A)\b/i.exec(text);
+  if (sec?.[1]) return sec[1].toUpperCase().replace(/\s+/g, ' ');
+  if (/QUARTERLY REPORT PURSUANT TO SECTION/i.test(text)) return '10-Q';
+  if (/ANNUAL REPORT PURSUANT TO SECTION/i.test(text)) return '10-K';
+  const title = lines.slice(0, 8).join('\n');
+  if (/(?:법|법률|시행령|시행규칙|조례)\s*$/mu.test(title) || /\[시행\s/u.test(title) || /^제\s?1\s?조\s*\(/mu.test(text)) return 'law';
+  if (/\b(?:act|statute|regulation|directive|decree)\b/i.test(title) && !/\bpolicy\b/i.test(title)) return 'law';
+  if (/\b(?:ISO(?:\/IEC)?\s?\d{3,5}|RFC\s?\d{3,5}|NIST\s+SP|standard|specification)\b/i.test(title) || /(?:표준|규격)/u.test(title)) return 'standard';
+  if (/\b(?:policy|handbook|code of conduct|procedure)\b/i.test(title) || /(?:규정|지침|사규|정책|규칙)\s*$/mu.test(title)) return 'policy';
+  if (/\bannual report\b/i.test(title) || /사업보고서/u.test(title)) return 'annual report';
+  return null;
+}
+
+const ORDINAL: Readonly<Record<string, number>> = { first: 1, second: 2, third: 3, fourth: 4, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4 };
+
+/** Calendar year and quarter a period ending on `end` belongs to; a period ended on the 1st–7th belongs to the month before (52/53-week years). */
+export function calendarQuarterOf(end: string): { year: number; quarter: number } {
+  const d = new Date(`${end}T00:00:00Z`);
+  if (d.getUTCDate() <= 7) d.setUTCDate(0);
+  return { year: d.getUTCFullYear(), quarter: Math.floor(d.getUTCMonth() / 3) + 1 };
+}
+
+/**
+ * Fiscal year and quarter the text states most often ("third quarter of fiscal 2023", "fiscal
+ * 2023 third quarter", "Q3 FY23"), or null when it names none. Counting beats the first mention:
+ * a 10-Q compares with prior periods, but names its own period most.
+ */
+export function statedFiscalPeriod(text: string): { year: number; quarter: number | null } | null {
+  const counts = new Map<string, number>();
+  const add = (year: number, quarter: number | null): void => {
+    if (year < 1900 || year > 2199) return;
+    const key = `${year}|${quarter ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  };
+  const yr = (s: string): number => (s.length === 2 ? 2000 + Number(s) : Number(s));
+  for (const m of text.matchAll(/\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+of\s+fiscal(?:\s+year)?\s+(\d{4})\b/gi)) add(yr(m[2] ?? ''), ORDINAL[(m[1] ?? '').toLowerCase()] ?? null);
+  for (const m of text.matchAll(/\bfiscal(?:\s+year)?\s+(\d{4})\s+(first|second|third|fourth)\s+quarter\b/gi)) add(yr(m[1] ?? ''), ORDINAL[(m[2] ?? '').toLowerCase()] ?? null);
+  for (const m of text.matchAll(/\bQ([1-4])\s+(?:of\s+)?FY\s?'?(\d{2}|\d{4})\b/g)) add(yr(m[2] ?? ''), Number(m[1]));
+  let best: { year: number; quarter: number | null; n: number } | null = null;
+  for (const [key, n] of counts) {
+    const [y, q] = key.split('|');
+    if (!best || n > best.n) best = { year: Number(y), quarter: q ? Number(q) : null, n };
+  }
+  return best ? { year: best.year, quarter: best.quarter } : null;
+}
+
+/** The period a document reports on: "quarterly period ended …", "fiscal year ended …", 시행/effective dates, editions. */
+export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPeriod {
+  const head = lines.slice(0, 80).join('\n');
+  const period: DocumentPeriod = { end: null, fiscalYear: null, fiscalQuarter: null, calendarYear: null, calendarQuarter: null, edition: null };
+  const quarterly = new RegExp(`(?:quarterly\\s+period|fiscal\\s+quarter|quarter)\\s+ended\\s+(${EN_DATE})`, 'i').exec(head);
+  const annual = new RegExp(`(?:fiscal\\s+year|year)\\s+ended\\s+(${EN_DATE})`, 'i').exec(head);
+  const end = quarterly?.[1] ?? annual?.[1];
+  if (end) period.end = parseDate(end.replace(/\s+/g, ' '));
+  if (period.end) {
+    const cal = calendarQuarterOf(period.end);
+    period.calendarYear = cal.year;
+    period.calendarQuarter = quarterly ? cal.quarter : null;
+  }
+  const stated = statedFiscalPeriod(`${head}\n${bodyText}`);
+  if (stated && (quarterly ? stated.quarter !== null : true)) {
+    period.fiscalYear = stated.year;
+    period.fiscalQuarter = quarterly ? stated.quarter : null;
+  } else if (annual && period.calendarYear !== null) {
+    // A 10-K's fiscal year is named by the calendar year it ends in (Apple's fiscal 2023 ended 2023-09-30).
+    period.fiscalYear = period.calendarYear;
+  }
+  const edition = /\b(?:version|edition|revision|rev\.)\s*:?\s*([0-9][\w.-]*)/i.exec(head) ?? /\[\s*((?:법률|대통령령|총리령|[가-힣]+부령)\s*제\s*\d+\s*호)/u.exec(head);
+  if (edition?.[1]) period.edition = edition[1].replace(/\s+/g, ' ').trim();
+  if (!period.end) {
+    const ko = new RegExp(`\\[?시행\\s*(${KO_DATE})`, 'u').exec(head);
+    const en = new RegExp(`(?:effective(?:\\s+date)?|as\\s+of)\\s*:?\\s*(${EN_DATE}|\\d{4}-\\d{2}-\\d{2})`, 'i').exec(head);
+    const raw = ko?.[1] ?? en?.[1];
+    if (raw) period.end = parseDate(raw.replace(/\s+/g, ' '));
+    if (period.end) period.calendarYear = Number(period.end.slice(0, 4));
+  }
+  return period;
+}
+
+/** "Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3 · period ended 2023-07-01". */
+export function profileLabel(p: Omit<DocumentProfile, 'label'>): string {
+  const parts: string[] = [];
+  for (const o of p.organisations) {
+    const tickers = o.aliases.filter((a) => /^[a-z]{1,5}(?:[.-][a-z])?$/.test(a) && a.toUpperCase() !== o.name.toUpperCase() && !o.name.toLowerCase().startsWith(a));
+    parts.push(tickers.length ? `${o.name} (${tickers.map((t) => t.toUpperCase()).join(', ')})` : o.name);
+  }
+  if (p.form) parts.push(p.form);
+  const { period } = p;
+  if (period.fiscalYear !== null) parts.push(`fiscal ${period.fiscalYear}${period.fiscalQuarter ? ` Q${period.fiscalQuarter}` : ''}`);
+  if (period.calendarQuarter !== null && period.calendarYear !== null) parts.push(`calendar ${period.calendarYear} Q${period.calendarQuarter}`);
+  if (period.edition) parts.push(`edition ${period.edition}`);
+  if (period.end) parts.push(`${p.form === 'law' || p.form === 'policy' || !p.form ? 'effective' : 'period ended'} ${period.end}`);
+  return parts.join(' · ');
+}
+
+/**
+ * The document's profile from its first pages' lines (title page, cover, running headers) and,
+ * for the fiscal period a 10-Q names in its text, the body. The sidecar wins field by field:
+ * `organisations`, `form`, `fiscal_year`, `fiscal_quarter`, `period_end`, `edition`.
+ */
+export function buildDocumentProfile(firstPagesText: string, bodyText: string, meta: DocumentMeta = {}): DocumentProfile {
+  const lines = firstPagesText.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '');
+  const organisations = meta.organisations ? meta.organisations.map((name) => ({ name, aliases: organisationAliases(name) })) : findOrganisations(lines);
+  const form = meta.form ?? findForm(lines) ?? (meta.doc_type && meta.doc_type !== 'unknown' ? meta.doc_type : null);
+  const period = findPeriod(lines, bodyText);
+  if (meta.period_end) {
+    period.end = meta.period_end;
+    const cal = calendarQuarterOf(meta.period_end);
+    period.calendarYear = cal.year;
+    if (period.calendarQuarter !== null || meta.fiscal_quarter) period.calendarQuarter = cal.quarter;
+  }
+  if (meta.fiscal_year) period.fiscalYear = meta.fiscal_year;
+  if (meta.fiscal_quarter) period.fiscalQuarter = meta.fiscal_quarter;
+  if (meta.edition) period.edition = meta.edition;
+  const base = { organisations, form, period };
+  return { ...base, label: profileLabel(base) };
+}
+
+/** Document entities the profile adds: organisation names and aliases, the form, period words. */
+export function profileEntities(p: DocumentProfile): string[] {
+  const out: string[] = [];
+  for (const o of p.organisations) out.push(o.name, ...o.aliases);
+  if (p.form) out.push(p.form);
+  if (p.period.fiscalYear !== null) out.push(`FY${p.period.fiscalYear}`);
+  if (p.period.fiscalYear !== null && p.period.fiscalQuarter !== null) out.push(`Q${p.period.fiscalQuarter} FY${p.period.fiscalYear}`);
+  return [...new Set(out)];
+}

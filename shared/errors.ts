@@ -7,6 +7,8 @@
 export type ErrorCode =
   | 'PASSWORD_REQUIRED'
   | 'NO_TEXT_LAYER'
+  /** The text layer decodes to garbage (mojibake: fonts mapped to the wrong characters). */
+  | 'GARBLED_TEXT'
   | 'CORRUPT_PDF'
   | 'TOO_LARGE'
   | 'NOT_A_PDF'

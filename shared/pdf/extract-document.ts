@@ -10,6 +10,7 @@ import { reasonOf } from './pdf-errors.ts';
 import { stripRunningLines } from './running-lines.ts';
 import { joinHyphenatedLines } from './text-normalise.ts';
 import { assertTextLayer } from './text-layer.ts';
+import { assertReadableText } from './text-quality.ts';
 
 /** How the bytes are handed over. */
 export interface ExtractOptions extends ExtractHooks {
@@ -64,7 +65,8 @@ async function readPages(doc: PDFDocumentProxy, hooks: ExtractHooks): Promise<Pa
  * parsing the given bytes, no clock, no logging.
  *
  * @throws PermanentError TOO_LARGE (bytes or pages over the limits), PASSWORD_REQUIRED,
- *   CORRUPT_PDF, NO_TEXT_LAYER, UNSUPPORTED_FEATURE (XFA form without page text).
+ *   CORRUPT_PDF, NO_TEXT_LAYER, GARBLED_TEXT (mojibake text layer), UNSUPPORTED_FEATURE (XFA
+ *   form without page text).
  */
 export async function extractDocument(
   input: ExtractInput,
@@ -99,6 +101,7 @@ export async function extractDocument(
       }
       throw err;
     }
+    assertReadableText(raw);
     const { pages, stripped } = stripRunningLines(raw);
     return {
       pageCount,

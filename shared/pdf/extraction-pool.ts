@@ -19,7 +19,7 @@ export interface ExtractCallOptions {
 export interface PdfExtractor {
   /**
    * @throws PermanentError with the extraction's code (TOO_LARGE, PASSWORD_REQUIRED, CORRUPT_PDF,
-   *   NO_TEXT_LAYER, UNSUPPORTED_FEATURE); EXTRACT_TIMEOUT past the deadline; TOO_LARGE when the
+   *   NO_TEXT_LAYER, GARBLED_TEXT, UNSUPPORTED_FEATURE); EXTRACT_TIMEOUT past the deadline; TOO_LARGE when the
    *   child's memory goes over its limit; INTERNAL when a child dies otherwise.
    * @throws RetryableError CANCELLED when `options.signal` aborts first.
    */

@@ -43,6 +43,7 @@ export function serialiseError(err: unknown): SerialisedError {
 const KNOWN_CODES: readonly ErrorCode[] = [
   'PASSWORD_REQUIRED',
   'NO_TEXT_LAYER',
+  'GARBLED_TEXT',
   'CORRUPT_PDF',
   'TOO_LARGE',
   'UNSUPPORTED_FEATURE',

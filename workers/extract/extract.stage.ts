@@ -10,7 +10,7 @@ export type { ExtractHooks, ExtractInput, ExtractLimits } from '../../shared/pdf
  * when the bytes are untrusted, so a pathological file cannot stall or exhaust the worker.
  *
  * @param hooks - optional observers, e.g. to record pages that were skipped as unreadable.
- * @throws PermanentError TOO_LARGE, PASSWORD_REQUIRED, CORRUPT_PDF, NO_TEXT_LAYER or UNSUPPORTED_FEATURE.
+ * @throws PermanentError TOO_LARGE, PASSWORD_REQUIRED, CORRUPT_PDF, NO_TEXT_LAYER, GARBLED_TEXT or UNSUPPORTED_FEATURE.
  */
 export async function extractStage(
   input: { bytes: Uint8Array; password?: string },

@@ -67,9 +67,10 @@ export const DEFAULT_SPARE_SLOTS = 1;
 
 const ENTRY = fileURLToPath(new URL('./extract-child-entry.ts', import.meta.url));
 const MB = 1024 * 1024;
-const STDERR_TAIL = 4096;
-// What V8 prints when a heap limit is hit; the child then aborts.
-const HEAP_OOM = /heap out of memory|Allocation failed/i;
+// What V8 prints when a heap limit is hit, before a native stack trace of several KB; the child then aborts.
+const HEAP_OOM = /out of memory|Allocation failed/i;
+// Enough of the previous stderr chunk to catch the message when it is split across two chunks.
+const STDERR_OVERLAP = 64;
 
 interface Task {
   input: ExtractInput;
@@ -95,7 +96,10 @@ interface Slot {
   spare: boolean;
   ready: boolean;
   jobs: number;
+  /** The end of what the child wrote to stderr so far (only for `heapOom` across chunks). */
   stderrTail: string;
+  /** The child said it ran out of heap: its exit is TOO_LARGE, not INTERNAL. */
+  heapOom: boolean;
   current: Running | null;
   exited: Promise<void>;
 }
@@ -187,7 +191,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
       if (slots.includes(slot)) slots.splice(slots.indexOf(slot), 1);
       return;
     }
-    const err = HEAP_OOM.test(slot.stderrTail)
+    const err = slot.heapOom
       ? new PermanentError('TOO_LARGE', `PDF needs more than the ${Math.min(options.maxHeapMb, maxRssMb)} MB heap allowed for extraction`)
       : new PermanentError('INTERNAL', `extraction child exited (${signal ?? `code ${code}`}) before answering`);
     fail(slot, err);
@@ -202,11 +206,14 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let exited: () => void = () => undefined;
-    const slot: Slot = { child, spare, ready: false, jobs: 0, stderrTail: '', current: null, exited: new Promise((r) => (exited = r)) };
+    const slot: Slot = { child, spare, ready: false, jobs: 0, stderrTail: '', heapOom: false, current: null, exited: new Promise((r) => (exited = r)) };
     const stderr = child.stderr as Socket | null;
     stderr?.setEncoding('utf8');
     stderr?.on('data', (chunk: string) => {
-      slot.stderrTail = (slot.stderrTail + chunk).slice(-STDERR_TAIL);
+      // Scanned as it arrives: the stack trace V8 prints after the message can push it out of any tail.
+      const seen = slot.stderrTail + chunk;
+      if (HEAP_OOM.test(seen)) slot.heapOom = true;
+      slot.stderrTail = seen.slice(-STDERR_OVERLAP);
     });
     stderr?.unref();
     child.on('message', (msg: ChildMessage) => onMessage(slot, msg));

@@ -85,7 +85,9 @@ const manifest: ManifestFile[] = dir.present
   ? (JSON.parse(readFileSync(path.join(dir.path, 'MANIFEST.json'), 'utf8')) as { files: ManifestFile[] }).files
   : [];
 
-describe.skipIf(!dir.present).concurrent('robustness corpus through extractIsolated', () => {
+// Each file starts an extraction child of its own, five at a time: on a loaded two-core host that
+// can take longer than the default 30 s, which is not what this suite tests.
+describe.skipIf(!dir.present).concurrent('robustness corpus through extractIsolated', { timeout: 90_000 }, () => {
   for (const entry of manifest) {
     const expected = PINNED[entry.file]?.outcome ?? BY_CATEGORY[entry.category] ?? 'text';
 

@@ -2,6 +2,7 @@ import { createAgentRanking } from '../shared/agent/agent-ranking.ts';
 import { DEFAULT_KNOBS, type AgentDeps } from '../shared/agent/deps.ts';
 import { buildAgentGraph, runAgentState } from '../shared/agent/graph.ts';
 import { createLexicalReranker, planQuery, rerankHits, scaledAlphas, understandQuery } from '../shared/retrieval/index.ts';
+import { retrieved } from './retrieved.ts';
 import type { AvailableVariant, VariantContext } from './variants.ts';
 
 const TODAY = '2100-01-01';
@@ -19,10 +20,10 @@ export const hybridRerankVariant: AvailableVariant = {
     return async (query) => {
       const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha: scaledAlphas(alphaScale ?? 1).defaultAlpha, limit: depth });
       const rerank = await rerankHits(reranker, query.text, hits);
-      return hits
-        .map((h) => ({ id: h.chunk.doc_id, score: 0.5 * h.score + 0.5 * (rerank.get(h.chunk.chunk_id) ?? 0) }))
-        .sort((a, b) => b.score - a.score)
-        .map((x) => x.id);
+      const scored = hits
+        .map((h) => ({ chunk: h.chunk, score: 0.5 * h.score + 0.5 * (rerank.get(h.chunk.chunk_id) ?? 0) }))
+        .sort((a, b) => b.score - a.score);
+      return { chunks: scored.map((x) => retrieved(x.chunk)) };
     };
   },
 };
@@ -56,13 +57,13 @@ export const agentVariant: AvailableVariant = {
   description: 'the agent graph’s final ranking (planner alpha, rerank + MMR, validator loops)',
   available: true,
   create: (ctx) => {
-    const graph = buildAgentGraph(evalAgentDeps(ctx));
+    const graph = buildAgentGraph(ctx.agentDeps ?? evalAgentDeps(ctx));
     return async (query) => {
       const s = await runAgentState(graph, { runId: `eval-${query.id}`.replace(/[^A-Za-z0-9_-]/g, '_').padEnd(8, '_'), query: query.text });
       // The agent keeps `depth` passages; the rest of its candidates follow, so Recall@100 is comparable.
-      const ranked = s.ranked.map((r) => r.hit.chunk.doc_id);
-      const rest = (s.narrowed ?? s.candidates).map((h) => h.chunk.doc_id);
-      return [...ranked, ...rest];
+      const ranked = s.ranked.map((r) => retrieved(r.hit.chunk));
+      const rest = (s.narrowed ?? s.candidates).map((h) => retrieved(h.chunk));
+      return { chunks: [...ranked, ...rest], answer: { citedDocIds: s.citations.map((c) => c.docId), validated: s.validated } };
     };
   },
 };

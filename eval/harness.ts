@@ -114,7 +114,7 @@ async function runVariant(
   let elapsed = 0;
   for (const query of queries) {
     const t0 = performance.now();
-    const storeIds = await retrieve(query);
+    const storeIds = (await retrieve(query)).chunks.map((c) => c.docId);
     elapsed += performance.now() - t0;
     const ranking = storeIds.map((id) => ids.toBeir(id) ?? id).filter((id) => id !== query.id);
     run.set(query.id, ranking);

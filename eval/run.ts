@@ -1,20 +1,27 @@
 /*
- * npm run eval -- --dataset <beir-folder> [--split test] [--json] [--per-query]
+ * npm run eval -- --dataset <folder> [--split test] [--json] [--per-query] [--out <file>]
  *                 [--limit-queries N] [--variants keyword,vector,hybrid] [--depth 100] [--alphas 0.3,0.5,0.7]
  *
- * Indexes a BEIR corpus into a temporary LanceDB store and scores retrieval variants. The
+ * A BEIR folder (corpus.jsonl) is indexed into a temporary LanceDB store and its variants scored
+ * by nDCG/Recall/MRR; a filings folder (docs/ + qna_data.csv) is ingested through the real stages
+ * and scored by document recall@10 and answer-evidence recall@10 (eval/filings-*.ts). The
  * embedder comes from the usual environment (EMBEDDER, EMBED_MODEL, EMBED_DIMENSION,
  * EMBED_BASE_URL, EMBED_API_KEY, EMBED_BATCH_SIZE), so any OpenAI-compatible model can be scored.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../shared/config/config.ts';
 import { createEmbedder } from '../shared/embed/index.ts';
+import { isFilingsDataset } from './filings-data.ts';
+import { runFilingsEvaluation } from './filings-harness.ts';
+import { filingsToJson, formatFilingsTable } from './filings-report.ts';
 import { runEvaluation } from './harness.ts';
 import { formatTable, toJson } from './report.ts';
 import { defaultVariantNames, HYBRID_SWEEP_ALPHAS, VARIANTS } from './variants.ts';
 
-const USAGE = `usage: npm run eval -- --dataset <beir-folder> [--split test] [--json] [--per-query]
+const USAGE = `usage: npm run eval -- --dataset <beir-or-filings-folder> [--split test] [--json] [--per-query] [--out <file>|none]
                         [--limit-queries N] [--variants ${VARIANTS.map((v) => v.name).join(',')}] [--depth 100]
                         [--alphas ${HYBRID_SWEEP_ALPHAS.join(',')}]`;
 
@@ -29,6 +36,8 @@ export interface EvalArgs {
   depth: number;
   /** Alphas of the hybrid sweep (`hybridAlpha`). */
   alphas: number[];
+  /** Where the JSON report is written (`none`: nowhere); absent: {@link defaultResultsPath}. */
+  out?: string;
 }
 
 function positiveInt(flag: string, value: string | undefined): number | undefined {
@@ -54,6 +63,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
       variants: { type: 'string' },
       depth: { type: 'string' },
       alphas: { type: 'string' },
+      out: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -75,7 +85,44 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     variants,
     depth: positiveInt('--depth', values.depth) ?? 100,
     alphas,
+    ...(values.out !== undefined ? { out: values.out } : {}),
   };
+}
+
+const RESULTS_DIR = path.resolve(import.meta.dirname, 'results');
+
+/**
+ * Where a run's JSON goes unless `--out` says otherwise: `eval/results/<dataset>.json` for a
+ * filings set, `eval/results/<dataset>-<split>.json` for BEIR — the file the README quotes. A run
+ * over part of the queries (`--limit-queries`) writes nothing, so it never overwrites a full
+ * run's figures.
+ */
+export function defaultResultsPath(args: EvalArgs, filings: boolean): string | null {
+  if (args.out !== undefined) return args.out === 'none' ? null : path.resolve(args.out);
+  if (args.limitQueries !== undefined) return null;
+  const name = path.basename(path.resolve(args.dataset));
+  return path.join(RESULTS_DIR, filings ? `${name}.json` : `${name}-${args.split}.json`);
+}
+
+async function writeResults(file: string | null, json: Record<string, unknown>): Promise<void> {
+  if (file === null) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+  console.error(`wrote ${path.relative(process.cwd(), file) || file}`);
+}
+
+async function runFilings(args: EvalArgs): Promise<number> {
+  const report = await runFilingsEvaluation({
+    dataset: args.dataset,
+    variants: args.variants,
+    depth: args.depth,
+    ...(args.limitQueries !== undefined ? { limitQueries: args.limitQueries } : {}),
+    log: (line) => console.error(line),
+  });
+  await writeResults(defaultResultsPath(args, true), filingsToJson(report));
+  if (args.json) console.log(JSON.stringify(filingsToJson(report, { perQuery: args.perQuery })));
+  else console.log(formatFilingsTable(report));
+  return 0;
 }
 
 async function main(): Promise<number> {
@@ -86,6 +133,7 @@ async function main(): Promise<number> {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
+  if (isFilingsDataset(args.dataset)) return runFilings(args);
   const config = loadConfig(process.env);
   const embedder = createEmbedder(config.embedder);
   const report = await runEvaluation({
@@ -101,6 +149,7 @@ async function main(): Promise<number> {
     // Progress goes to stderr so `--json` stdout is exactly one JSON object.
     log: (line) => console.error(line),
   });
+  await writeResults(defaultResultsPath(args, false), toJson(report));
   if (args.json) console.log(JSON.stringify(toJson(report, { perQuery: args.perQuery })));
   else console.log(formatTable(report));
   return 0;

@@ -1,6 +1,10 @@
+import type { AgentDeps } from '../shared/agent/deps.ts';
 import type { Embedder } from '../shared/embed/index.ts';
 import type { VectorStore } from '../shared/store/index.ts';
 import { agentVariant, hybridRerankVariant } from './agent-variants.ts';
+import { retrieved, type Retrieval } from './retrieved.ts';
+
+export type { Retrieval, RetrievedChunk } from './retrieved.ts';
 
 /** A query as a variant receives it: the text and its vector (embedded once, up front). */
 export interface EvalQuery {
@@ -25,13 +29,17 @@ export interface VariantContext {
    * @defaultValue 1
    */
   alphaScale?: number;
+  /**
+   * The agent's dependencies when the run has the product's (the filings eval: real answerer,
+   * facet vectors of an ingested store). Without them the `agent` variant builds eval deps with no
+   * answerer, facets or memory (a BEIR corpus has none).
+   */
+  agentDeps?: AgentDeps;
 }
 
-/**
- * Answers one query with store doc ids, best first. Repeats are allowed (a chunk-level ranking
- * may name a document twice); the harness keeps each document's first rank.
- */
-export type Retriever = (query: EvalQuery) => Promise<string[]>;
+/** Answers one query with a chunk ranking (and, for an answering variant, its answer). */
+export type Retriever = (query: EvalQuery) => Promise<Retrieval>;
+
 
 /** A variant that can run now. */
 export interface AvailableVariant {
@@ -67,7 +75,7 @@ export function hybridVariant(name: string, alpha: number | 'product', descripti
       async (query) => {
         const a = alpha === 'product' ? productAlpha(alphaScale) : alpha;
         const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha: a, limit: depth });
-        return hits.map((h) => h.chunk.doc_id);
+        return { chunks: hits.map((h) => retrieved(h.chunk)) };
       },
   };
 }

@@ -1,0 +1,127 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startRedisServer } from '../apps/cli/local-redis.ts';
+import { registerSource } from '../apps/watcher/register-source.ts';
+import { STAGE_NAMES } from '../queues/ingest.queues.ts';
+import { loadConfig } from '../shared/config/config.ts';
+import { createLogger } from '../shared/telemetry/logger.ts';
+import { FACET_WORKERS, INGEST_WORKERS } from '../workers/index.ts';
+import { createPorts, type Ports } from '../workers/runtime/ports.ts';
+import { runStageOnce } from '../workers/runtime/run-once.ts';
+
+/** The ingest stages a file passes, in order (`delete` is not one of them). */
+const PIPELINE = STAGE_NAMES.filter((s) => s !== 'delete');
+
+/** A folder of PDFs ingested into a temporary workspace. */
+export interface IngestedFilings {
+  ports: Ports;
+  /** Store doc id → file name. */
+  fileOf: Map<string, string>;
+  /** Files that failed a stage, with the error's message. */
+  failed: { file: string; error: string }[];
+  pages: number;
+  chunks: number;
+  ingestMs: number;
+  /** Stops Redis, closes the ports and removes the workspace. */
+  dispose(): Promise<void>;
+}
+
+/** Options of {@link ingestFilings}. */
+export interface IngestFilingsOptions {
+  /** Folder holding the PDFs. */
+  docsDir: string;
+  files: readonly string[];
+  /**
+   * The environment the run's config is read from (embedder, chunking, LLM…); the workspace keys
+   * (Redis, data dir, prefix, vector store) are always the run's own.
+   * @defaultValue process.env
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Where the temporary workspace is made (removed by `dispose`).
+   * @defaultValue the OS temp dir
+   */
+  tmpRoot?: string;
+  log?: (line: string) => void;
+}
+
+/**
+ * Ingests PDFs through Quarry's real stage handlers (extract → sectionize → chunk → enrich →
+ * embed → upsert), called in this process as `quarry ingest <stage>` replays them — no workers,
+ * no queues to wait on — into a fresh LanceDB store beside a private redis-server (status
+ * records, embedding cache, locks). Then the facet-value vectors are rebuilt once, as the
+ * debounced facet-rebuild would after the last upsert. As many files are in flight as
+ * WORKER_CONCURRENCY allows. A file that fails a stage is reported and left out, as the product
+ * would fail that document alone. On failure here the workspace is already removed.
+ *
+ * @throws Error when redis-server is missing; whatever the store or embedder throws.
+ */
+export async function ingestFilings(opts: IngestFilingsOptions): Promise<IngestedFilings> {
+  const log = opts.log ?? (() => undefined);
+  const root = await mkdtemp(path.join(opts.tmpRoot ?? tmpdir(), 'quarry-eval-filings-'));
+  const redis = await startRedisServer({ dir: path.join(root, 'redis') }).catch(async (err: unknown) => {
+    await rm(root, { recursive: true, force: true });
+    throw err;
+  });
+  let ports: (Ports & { close(): Promise<void> }) | null = null;
+  const dispose = async (): Promise<void> => {
+    await ports?.close();
+    await redis.stop();
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    const config = loadConfig({
+      LOG_LEVEL: 'error',
+      ...(opts.env ?? process.env),
+      REDIS_URL: redis.url,
+      QUARRY_PREFIX: 'eval',
+      QUARRY_DATA_DIR: path.join(root, 'data'),
+      QUARRY_WATCH_DIR: opts.docsDir,
+      VECTOR_STORE: 'lancedb',
+      ARTIFACT_STORE: 'local',
+    });
+    ports = await createPorts(config);
+    const p = ports;
+    const stageLog = createLogger('error');
+    const t0 = performance.now();
+    const fileOf = new Map<string, string>();
+    const failed: { file: string; error: string }[] = [];
+    let pages = 0;
+    let chunks = 0;
+    let next = 0;
+    let done = 0;
+    const lane = async (): Promise<void> => {
+      while (next < opts.files.length) {
+        const file = opts.files[next++] as string;
+        const full = path.join(opts.docsDir, file);
+        const reg = await registerSource({ ...p, prefix: config.prefix }, {
+          sourceKey: `file:${file}`,
+          sourceUri: pathToFileURL(full).href,
+          collector: 'eval',
+          bytes: new Uint8Array(await readFile(full)),
+          meta: {},
+          fetchedAt: new Date(),
+        });
+        fileOf.set(reg.docId, file);
+        const gen = (await p.status.get(reg.docId))?.gen ?? 0;
+        try {
+          for (const stage of PIPELINE) await runStageOnce(INGEST_WORKERS[stage], { docId: reg.docId, version: reg.version, gen }, p, stageLog);
+          const s = await p.status.get(reg.docId);
+          pages += s?.pageCount ?? 0;
+          chunks += await p.store.countChunks({ op: 'eq', field: 'doc_id', value: reg.docId });
+        } catch (err) {
+          failed.push({ file, error: err instanceof Error ? err.message : String(err) });
+        }
+        log(`ingested ${++done}/${opts.files.length}: ${file}`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, config.worker.concurrency) }, lane));
+    await runStageOnce(FACET_WORKERS['facet-rebuild'], { facet: 'all', requestedAt: Date.now() }, p, stageLog);
+    return { ports: p, fileOf, failed, pages, chunks, ingestMs: performance.now() - t0, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}

@@ -1,0 +1,79 @@
+import type { FilingsReport, FilingsVariantScores } from './filings-harness.ts';
+
+const HEADERS = ['mode', 'docR@10', 'allDocs@10', 'evidR@10', 'rightDocCited', 'validated', 'validatedWrong', 'ms/query'] as const;
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function pct(x: number | undefined): string {
+  return x === undefined ? '' : x.toFixed(3);
+}
+
+function row(v: FilingsVariantScores): string[] {
+  const m = v.mean;
+  return [
+    v.name,
+    pct(m.docRecall10),
+    pct(m.docAllFound10),
+    pct(m.evidenceRecall10),
+    pct(m.rightDocCited),
+    m.validated === undefined ? '' : `${pct(m.validated)} (${m.validatedCount ?? 0})`,
+    pct(m.validatedWrong),
+    v.msPerQuery.toFixed(1),
+  ];
+}
+
+/**
+ * The filings report as text: dataset, ingest and timing lines, then one row per mode
+ * (document recall@10, all source documents found@10, answer-evidence recall@10 and, for the
+ * agent, right document cited / validated (count) / validated-and-wrong), pending modes with
+ * their reason.
+ */
+export function formatFilingsTable(report: FilingsReport): string {
+  const d = report.dataset;
+  const t = report.timings;
+  const head = [
+    `dataset   ${d.name}: ${d.documents} PDFs (${d.indexedDocuments} indexed, ${d.pages} pages, ${d.chunks} chunks), ${d.questions} questions` +
+      `${d.unmatchedQuestions ? ` (+${d.unmatchedQuestions} whose Source Docs match no file, left out)` : ''}`,
+    `measures  @${report.k} chunks; evidence recall over the ${d.evidenceCovered} questions whose answer has key figures; ` +
+      'validatedWrong is a fraction of the validated answers',
+    `embedder  ${report.embedder.model} (dimension ${report.embedder.dimension}); retrieval depth ${report.depth}`,
+    `timing    ingest ${seconds(t.ingestMs)}; query embedding ${seconds(t.queryEmbedMs)}; total ${seconds(t.totalMs)}`,
+    ...d.failedDocuments.map((f) => `failed    ${f.file}: ${f.error}`),
+  ];
+  const rows: string[][] = [];
+  const pending: string[] = [];
+  for (const v of report.variants) {
+    if (v.available) rows.push(row(v));
+    else pending.push(`${v.name.padEnd(15)} ${v.reason}`);
+  }
+  const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd();
+  return [...head, '', line(HEADERS), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...pending].join('\n');
+}
+
+/**
+ * The `--json` object of a filings run: one key per mode with `docRecall10`, `docAllFound10`,
+ * `evidenceRecall10` (fractions), `evidenceCovered`, `questions`, `msPerQuery` and, for the
+ * agent, `rightDocCited`, `validated` (fractions of all questions), `validatedWrong` (fraction of
+ * the validated) and `validatedCount`; pending modes as `{ available: false, reason }`; plus
+ * `meta`. `perQuery` adds each question's measures and top-10 files.
+ */
+export function filingsToJson(report: FilingsReport, opts: { perQuery?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const v of report.variants) {
+    out[v.name] = v.available
+      ? {
+          available: true,
+          description: v.description,
+          ...v.mean,
+          msPerQuery: v.msPerQuery,
+          ...(opts.perQuery ? { perQuery: Object.fromEntries(v.perQuery) } : {}),
+        }
+      : { available: false, description: v.description, reason: v.reason };
+  }
+  out.meta = { kind: report.kind, dataset: report.dataset, embedder: report.embedder, k: report.k, depth: report.depth, timings: report.timings };
+  return out;
+}

@@ -8,7 +8,8 @@ export type HeadingKind =
   | 'ko-supplement' // 부칙, [별표 N]
   | 'numbered' // 1. / 1.1 / 4.1.2.
   | 'letter' // Appendix A. / A.1. / A.
-  | 'roman'; // IV.
+  | 'roman' // IV.
+  | 'question'; // Q1. / Q 2)
 
 /** A line that is shaped like a heading; chains decide which ones really are. */
 export interface HeadingMatch {
@@ -21,10 +22,24 @@ export interface HeadingMatch {
   rest: string;
   /** Confidence from the line's shape alone. */
   weight: number;
+  /**
+   * A numbered requirement ("3.1.1 Limit system access to authorized users."): a sentence, so
+   * it may wrap onto the lines below, which are still part of its title.
+   */
+  sentence?: boolean;
+  /** A second heading printed on the same line after this one ("제1장 총칙 제1조(목적) …"). */
+  inner?: HeadingMatch;
 }
 
 const KO_LEVEL = { 편: 'ko-part', 장: 'ko-chapter', 절: 'ko-section', 관: 'ko-subsection', 조: 'ko-article' } as const;
-const KO_MARKER = /^제\s?(\d{1,4})\s?(편|장|절|관|조)(?:\s?의\s?(\d{1,3}))?/u;
+// Spaces inside the marker vary by producer ("제 1 조", "제1 장").
+const KO_MARKER = /^제\s{0,2}(\d{1,4})\s{0,2}(편|장|절|관|조)(?:\s?의\s?(\d{1,3}))?/u;
+// Particles that show a division marker printed without a space is a reference ("제2장에서").
+const KO_PARTICLE = /^(?:은|는|이|가|을|를|의|에|와|과|로|으로|및|또는|부터|까지|내지|중|별|\d)/u;
+// Brackets around an article's title besides "(": full-width and lenticular ones ("제2조【정의】").
+const KO_BRACKETS: Readonly<Record<string, string>> = { '(': ')', '（': '）', '【': '】', '［': '］', '[': ']', '〔': '〕', '「': '」' };
+// An article starting later on a chapter's or section's line ("제1장 총칙 제1조(목적) 이 규정은").
+const KO_INNER_ARTICLE = /\s(제\s{0,2}\d{1,4}\s{0,2}조(?:\s?의\s?\d{1,3})?\s?[(（【［[〔「].*)$/u;
 // Words that show "제N조" is a reference inside a sentence, not the article's own heading.
 const KO_REFERENCE_FOLLOWER = /^(?:및|또는|부터|까지|내지|에|의|를|을|과|와|·|ㆍ|,|제\s?\d|본문|단서|각\s?호|전단|후단)/u;
 const SUPPLEMENT = /^(?:부\s?칙(?=$|\s|<|\()|\[(?:별표|별지)[^\]]*\])/u;
@@ -34,16 +49,24 @@ const ANNOTATION = /\s*(?:<[^>]*>|\[[^\]]*\])\s*/gu;
 const NUMBERED = /^(\d{1,2}(?:\.\d{1,3}){0,5})(\.?)\s+(\S.*)$/u;
 const LETTERED = /^(?:(?:appendix|annex)\s+([A-Z])((?:\.\d{1,3})*)\.?(?:\s*[:—–-]\s*|\s+|$)|([A-Z])((?:\.\d{1,3})+)\.?\s+|([A-Z])\.\s+)(.*)$/iu;
 const ROMAN = /^(?=[IVXLC])(C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\.\s+(\S.*)$/u;
+const QUESTION = /^Q\s?(\d{1,3})\s?[.:)]\s*(\S.*)$/u;
 const LEADERS = /(?:\.\s?){4,}\s*\S{0,6}\s*$|…{2,}/u;
 
-/** Index of the parenthesis closing the one at `open`, or -1. */
+/** Index of the bracket closing the one at `open`, or -1. */
 function closingParen(text: string, open: number): number {
+  const opener = text[open] ?? '(';
+  const closer = KO_BRACKETS[opener] ?? ')';
   let depth = 0;
   for (let i = open; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return i;
+    if (text[i] === opener) depth++;
+    else if (text[i] === closer && --depth === 0) return i;
   }
   return -1;
+}
+
+/** "제N조", "제N조의M", "제N장": the marker without the spaces a producer put in it. */
+function compactMarker(num: string, unit: string, sub: string | undefined): string {
+  return `제${Number(num)}${unit}${sub === undefined ? '' : `의${Number(sub)}`}`;
 }
 
 function words(text: string): number {
@@ -74,25 +97,31 @@ function matchKorean(text: string): HeadingMatch | null {
   const kind = KO_LEVEL[unit as keyof typeof KO_LEVEL];
   const seq = [Number(num), sub === undefined ? 0 : Number(sub)];
   const after = text.slice(marker.length);
+  const compact = compactMarker(num, unit, sub);
   if (kind === 'ko-article') {
     const spaced = after.replace(/^\s+/, '');
-    if (spaced.startsWith('(')) {
+    if (KO_BRACKETS[spaced[0] ?? ''] !== undefined) {
       const close = closingParen(spaced, 0);
       if (close < 0 || close > 80) return null;
-      const title = `${marker}${after.slice(0, after.length - spaced.length)}${spaced.slice(0, close + 1)}`;
+      // One title form whatever the print: "제 1 조 【목적】" is "제1조(목적)".
+      const title = `${compact}(${spaced.slice(1, close).trim()})`;
       return { kind, seq, title, rest: spaced.slice(close + 1).trim(), weight: 3 };
     }
     // An untitled article: "제35조 삭제 <2019. 1. 15.>" or "제3조 이 법은 ...".
     if (after === '' || (/^\s/u.test(after) && !KO_REFERENCE_FOLLOWER.test(spaced))) {
-      return { kind, seq, title: marker, rest: spaced, weight: 1 };
+      return { kind, seq, title: compact, rest: spaced, weight: 1 };
     }
     return null;
   }
-  // 편/장/절/관: the whole short line is the heading ("제6장의2 직장 내 괴롭힘의 금지 <신설 2019. 1. 15.>").
-  if (after !== '' && !/^\s/u.test(after)) return null;
-  const name = after.trim();
+  // 편/장/절/관: the whole short line is the heading ("제6장의2 직장 내 괴롭힘의 금지 <신설 2019. 1. 15.>"),
+  // also printed without a space ("제1장총칙"), or followed by its first article on the same line.
+  if (after !== '' && !/^\s/u.test(after) && (!/^\p{Lo}/u.test(after) || KO_PARTICLE.test(after))) return null;
+  const inner = KO_INNER_ARTICLE.exec(after);
+  const innerMatch = inner ? matchKorean((inner[1] ?? '').trim()) : null;
+  const name = (innerMatch ? after.slice(0, inner?.index ?? 0) : after).trim();
   if (name !== '' && !titleShaped(name, 12, 60)) return null;
-  return { kind, seq, title: text, rest: '', weight: 3 };
+  const title = /^\s/u.test(after) && !innerMatch ? text : `${compact}${name === '' ? '' : ` ${name}`}`;
+  return { kind, seq, title, rest: '', weight: 3, ...(innerMatch?.kind === 'ko-article' ? { inner: innerMatch } : {}) };
 }
 
 function letterIndex(letter: string): number {
@@ -135,6 +164,16 @@ function romanValue(numeral: string): number {
 }
 
 /**
+ * A requirement of a standard, numbered under its family ("3.1.1 Limit system access to
+ * authorized users, …"): a sentence rather than a title, so only a multi-level number that
+ * starts a capitalised clause of a few words qualifies, and it weighs less than a title.
+ */
+function requirement(text: string, seq: number[], title: string): HeadingMatch | null {
+  if (seq.length < 2 || !/^\p{Lu}\p{Ll}/u.test(title) || words(title) < 3 || LEADERS.test(title)) return null;
+  return { kind: 'numbered', seq, title: text, rest: '', weight: 1, sentence: true };
+}
+
+/**
  * Recognises a heading-shaped line: Korean statute markers (제N편/장/절/관/조, 제N조의M, 부칙),
  * decimal numbering ("1.", "4.1.2."), appendix letters ("Appendix A.", "A.1.") and roman
  * numerals ("IV."). Inline references ("제50조에 따른") and sentence-like list items are not
@@ -152,10 +191,12 @@ export function matchHeading(text: string): HeadingMatch | null {
     const single = seq.length === 1;
     // "1 Purpose" (no dot) must at least start like a title and carry a real word, unlike a
     // form's field numbers ("15 AC oui non", "17 C) exemptions"); "2. 23." (a date) has no letters.
-    if (!titleShaped(title, 16, 120)) return null;
+    if (!titleShaped(title, 16, 120)) return requirement(text, seq, title);
     if (single && dot === '' && (!/^[\p{Lu}\p{Lo}]/u.test(title) || /^\S{1,2}\)/u.test(title) || !/\p{L}{4}/u.test(title))) return null;
     return { kind: 'numbered', seq, title: text, rest: '', weight: single && dot === '' ? 1 : 2 };
   }
+  const question = QUESTION.exec(text);
+  if (question && /\p{L}/u.test(question[2] ?? '')) return { kind: 'question', seq: [Number(question[1])], title: text, rest: '', weight: 2 };
   const roman = ROMAN.exec(text);
   if (roman && titleShaped(roman[2] ?? '', 14, 100)) {
     return { kind: 'roman', seq: [romanValue(roman[1] ?? '')], title: text, rest: '', weight: 2 };

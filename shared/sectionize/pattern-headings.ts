@@ -39,6 +39,19 @@ function wrappedSentence(i: number, lines: readonly FlatLine[], stats: LineStats
   return line.text.length >= 0.75 * stats.medianLength || DANGLING.test(line.text);
 }
 
+/**
+ * Whether a numbered chain after an appendix heading is the appendix's own list (FAQ items "1.",
+ * "2.", …): it starts at 1, has two items or more, and the appendix is not already divided by
+ * lettered numbers ("A.1"), whose own body may hold ordinary numbered lists.
+ */
+function appendixList(chain: readonly Candidate[], letter: readonly Candidate[]): boolean {
+  const first = chain[0];
+  if (!first || chain.length < 2 || first.seq.length !== 1 || first.seq[0] !== 1) return false;
+  const from = letter.filter((c) => isAppendix(c) && c.line < first.line).pop()?.line ?? -1;
+  const to = chain[chain.length - 1]?.line ?? 0;
+  return !letter.some((c) => c.seq.length > 1 && c.line > from && c.line < to);
+}
+
 /** Splits candidates of one kind at 부칙 lines: each supplement restarts article numbering. */
 function segments(cands: readonly Candidate[], breaks: readonly number[]): Candidate[][] {
   const out: Candidate[][] = [[]];
@@ -53,6 +66,30 @@ function segments(cands: readonly Candidate[], breaks: readonly number[]): Candi
   return out;
 }
 
+/** Rank of FAQ items ("Q1."): below any numbered heading, so they nest under the one before them. */
+const QUESTION_RANK = 30;
+const SENTENCE_STOP = /[.;:?!。]$/u;
+/** At most this many lines below a requirement still belong to its sentence. */
+const MAX_SENTENCE_LINES = 3;
+
+/**
+ * Lines a requirement's sentence occupies: it goes on while it has not ended and the line
+ * below, close under it, continues in lower case ("… and" / "devices (including …).").
+ */
+function sentenceSpan(i: number, lines: readonly FlatLine[], matches: ReadonlyMap<number, HeadingMatch>): number {
+  let span = 1;
+  let text = lines[i]?.text ?? '';
+  while (span < MAX_SENTENCE_LINES && !SENTENCE_STOP.test(text)) {
+    const next = lines[i + span];
+    if (!next || next.page !== lines[i]?.page || next.gapBefore > 1.3 || matches.has(i + span) || !/^[\p{Ll}(]/u.test(next.text)) break;
+    text = next.text;
+    span++;
+  }
+  return span;
+}
+
+const isAppendix = (c: Candidate): boolean => c.seq.length === 1 && /^(?:appendix|annex)\b/iu.test(c.title);
+
 /**
  * Headings found by numbering: for each numbering system, the heaviest plausible chain of
  * candidates (see heading-chains.ts). A Korean statute's 제N조 chain switches the decimal
@@ -64,11 +101,20 @@ export function patternHeadings(
   stats: LineStats,
 ): Heading[] {
   const byKind = new Map<HeadingKind, Candidate[]>();
-  for (const [i, m] of [...matches].sort((a, b) => a[0] - b[0])) {
-    if (!m.kind.startsWith('ko-') && wrappedSentence(i, lines, stats)) continue;
+  const add = (i: number, m: HeadingMatch): void => {
     const list = byKind.get(m.kind) ?? [];
     list.push({ ...m, line: i, weight: m.weight + contextWeight(i, m, lines, matches, stats) });
     byKind.set(m.kind, list);
+  };
+  for (const [i, m] of [...matches].sort((a, b) => a[0] - b[0])) {
+    if (!m.kind.startsWith('ko-') && !m.sentence && wrappedSentence(i, lines, stats)) {
+      // A requirement ("3.1.1 Limit system access to …, and") is a sentence by design: its
+      // wrapping is no sign of body text. A single number ("4. They always build …") is.
+      if (m.kind === 'numbered' && m.seq.length >= 2) add(i, { ...m, sentence: true });
+      continue;
+    }
+    add(i, m);
+    if (m.inner) add(i, m.inner);
   }
   const supplements = (byKind.get('ko-supplement') ?? []).map((c) => c.line);
   const accepted: Array<{ c: Candidate; rank: number }> = [];
@@ -89,9 +135,15 @@ export function patternHeadings(
     for (const c of byKind.get('ko-supplement') ?? []) accepted.push({ c, rank: supplementRank });
   } else {
     const roman = bestChain(byKind.get('roman') ?? []);
-    // Under roman parts, decimal numbering may restart in each part ("I. … 1. … II. … 1.").
-    const numbered = segments(byKind.get('numbered') ?? [], roman.length >= 2 ? roman.map((c) => c.line) : []).flatMap((seg) => bestChain(seg));
     const letter = bestChain(byKind.get('letter') ?? []);
+    const appendices = letter.filter(isAppendix);
+    // Under roman parts, decimal numbering may restart in each part ("I. … 1. … II. … 1."), and
+    // under an appendix it restarts for its own items (a numbered FAQ): each part has its chain.
+    const breaks = [...(roman.length >= 2 ? roman.map((c) => c.line) : []), ...appendices.map((c) => c.line)].sort((a, b) => a - b);
+    const numberedSegments = segments(byKind.get('numbered') ?? [], breaks).map((seg) => bestChain(seg));
+    const firstAppendix = appendices[0]?.line ?? Infinity;
+    const numbered = numberedSegments.filter((chain) => (chain[0]?.line ?? 0) < firstAppendix).flat();
+    const appendixItems = numberedSegments.filter((chain) => (chain[0]?.line ?? 0) > firstAppendix && appendixList(chain, letter)).flat();
     const romanOk = roman.length >= 2;
     const offset = romanOk ? 1 : 0;
     const claimed = new Map<number, number>();
@@ -108,14 +160,22 @@ export function patternHeadings(
     const strongNumbers = numbered.length >= 3 || numbered.some((c) => c.seq.length > 1 || /^\d+\.\s/u.test(c.title));
     if (numbered.length >= 2 && strongNumbers) take(numbered, (c) => c.seq.length + offset);
     if (romanOk) take(roman, () => 1);
-    if (letter.length >= 2 || letter.some((c) => /^(?:appendix|annex)\b/iu.test(c.title))) take(letter, (c) => c.seq.length + offset);
+    const letterOk = letter.length >= 2 || appendices.length > 0;
+    if (letterOk) take(letter, (c) => c.seq.length + offset);
+    if (letterOk) take(appendixItems, (c) => 1 + offset + c.seq.length);
+    const questions = bestChain(byKind.get('question') ?? []);
+    if (questions.length >= 2) take(questions, () => QUESTION_RANK);
   }
 
-  const byLine = new Map<number, Heading>();
+  // Keyed by line and span: a division printed on its first article's line precedes it (span 0).
+  const byLine = new Map<string, Heading>();
   for (const { c, rank } of accepted) {
-    const prev = byLine.get(c.line);
+    const span = c.inner ? 0 : c.sentence ? sentenceSpan(c.line, lines, matches) : 1;
+    const title = span > 1 ? lines.slice(c.line, c.line + span).map((l) => l.text).join(' ') : c.title;
+    const key = `${c.line}/${span === 0 ? 0 : 1}`;
+    const prev = byLine.get(key);
     if (prev && prev.rank <= rank) continue;
-    byLine.set(c.line, { line: c.line, span: 1, title: c.title, rest: c.rest, rank, source: 'pattern' });
+    byLine.set(key, { line: c.line, span, title, rest: c.rest, rank, source: 'pattern' });
   }
-  return [...byLine.values()].sort((a, b) => a.line - b.line);
+  return [...byLine.values()].sort((a, b) => a.line - b.line || a.span - b.span);
 }

@@ -5,6 +5,8 @@ import { densitySections } from './density-sections.ts';
 import { flattenLines, lineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 import { matchHeading, type HeadingMatch } from './heading-patterns.ts';
+import { identifierHeadings } from './identifier-headings.ts';
+import { nestByNumber } from './number-nesting.ts';
 import { outlineHeadings } from './outline-headings.ts';
 import { patternHeadings } from './pattern-headings.ts';
 import { findTocLines } from './toc.ts';
@@ -62,7 +64,8 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
   const totalChars = lines.reduce((n, l) => n + visibleChars(l.text), 0);
   const enough = (hs: readonly Heading[]): boolean => hs.length >= 2 || (hs.length === 1 && totalChars <= opts.singleHeadingMaxChars);
 
-  const patterns = patternHeadings(lines, matches, stats);
+  const numbering = patternHeadings(lines, matches, stats);
+  const patterns = [...numbering, ...identifierHeadings(lines, dropped, new Set(numbering.map((h) => h.line)))];
   let headings: Heading[] = [];
   if (opts.useOutline && doc.outline.length >= 2) {
     const fromOutline = outlineHeadings(doc.outline, lines, dropped);
@@ -81,7 +84,7 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
   if (headings.length === 0) {
     return densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
   }
-  const sections = buildSections(lines, dropped, headings, stats, { minPreambleChars: opts.minPreambleChars });
+  const sections = buildSections(lines, dropped, nestByNumber(headings), stats, { minPreambleChars: opts.minPreambleChars });
   // Every heading may have turned out empty (headings without text): split by size instead.
   return sections.length > 0 ? sections : densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
 }

@@ -29,7 +29,8 @@ export function findTocLines(
     if (!line) return null;
     if (hasLeaders(line.text)) return 'leader';
     const m = matches.get(i);
-    return m && m.rest === '' ? 'bare' : null;
+    // FAQ questions with one-line answers alternate like a TOC with strays, but a TOC lists no questions.
+    return m && m.rest === '' && m.kind !== 'question' ? 'bare' : null;
   };
   // A TOC lists headings in order; a number going back (…제116조, then 제1장 again) is where
   // the document itself starts, so that heading is not swallowed by the run. The same number

@@ -1,0 +1,53 @@
+import type { FlatLine } from './flat-lines.ts';
+import type { Heading } from './heading.ts';
+
+// A framework core printed as a table of identifiers (NIST CSF): functions "IDENTIFY (ID)",
+// categories "Asset Management (ID.AM): <outcome>", subcategories "ID.AM-1: <outcome>".
+const FUNCTION = /^(\p{Lu}[\p{Lu} ]{2,30}\p{Lu})\s*\(([A-Z]{2})\)$/u;
+const CATEGORY = /^(\p{Lu}[^():]{2,100}?\s*\(([A-Z]{2})\.([A-Z]{2})\))\s*:?\s*(.*)$/u;
+// The outcome starts a sentence: "ID.AM-1 and PR.AC-1 are referenced …" is prose, not a row.
+const SUBCATEGORY = /^([A-Z]{2})\.([A-Z]{2})-(\d{1,3})\s*[:.]?\s+\p{Lu}/u;
+
+/** Ranks below any numbered heading, so the table nests under the appendix or chapter that prints it. */
+const RANK = { function: 20, category: 21, subcategory: 22 } as const;
+/** Fewer subcategory rows than this are mentions, not a framework table. */
+const MIN_SUBCATEGORIES = 3;
+
+/**
+ * Headings of a framework whose structure is a table of identifiers: function → category →
+ * subcategory. Subcategory rows ("ID.AM-1: …") must be several and each identifier is taken
+ * once (a later mapping table that repeats them is body text); a category counts only when
+ * subcategories carry its code, a function only when categories do. Lines in `taken` (already
+ * headings) and `dropped` (tables of contents) are skipped.
+ */
+export function identifierHeadings(lines: readonly FlatLine[], dropped: ReadonlySet<number>, taken: ReadonlySet<number>): Heading[] {
+  const subs: Heading[] = [];
+  const seen = new Set<string>();
+  const categories: Array<{ h: Heading; code: string }> = [];
+  const functions: Array<{ h: Heading; code: string }> = [];
+  lines.forEach((line, i) => {
+    if (dropped.has(i) || taken.has(i)) return;
+    const text = line.text.trim();
+    const sub = SUBCATEGORY.exec(text);
+    if (sub) {
+      const id = `${sub[1]}.${sub[2]}-${Number(sub[3])}`;
+      if (!seen.has(id)) subs.push({ line: i, span: 1, title: text, rest: '', rank: RANK.subcategory, source: 'pattern' });
+      seen.add(id);
+      return;
+    }
+    const cat = CATEGORY.exec(text);
+    if (cat) {
+      const h: Heading = { line: i, span: 1, title: (cat[1] ?? '').trim(), rest: (cat[4] ?? '').trim(), rank: RANK.category, source: 'pattern' };
+      categories.push({ h, code: `${cat[2]}.${cat[3]}` });
+      return;
+    }
+    const fn = FUNCTION.exec(text);
+    if (fn) functions.push({ h: { line: i, span: 1, title: text, rest: '', rank: RANK.function, source: 'pattern' }, code: fn[2] ?? '' });
+  });
+  if (subs.length < MIN_SUBCATEGORIES) return [];
+  const subCodes = new Set(subs.map((h) => h.title.slice(0, 5)));
+  const cats = categories.filter((c) => subCodes.has(c.code));
+  const catFunctions = new Set(cats.map((c) => c.code.slice(0, 2)));
+  const fns = functions.filter((f) => catFunctions.has(f.code));
+  return [...fns.map((f) => f.h), ...cats.map((c) => c.h), ...subs].sort((a, b) => a.line - b.line);
+}

@@ -10,6 +10,12 @@ import { composeExtractiveAnswer, type AnswerChunk } from '../llm/extractive-ans
 import { sanitizeModelAnswer } from '../llm/sanitize-answer.ts';
 import type { AgentDeps, AnswerGuard } from './deps.ts';
 
+/** The answer when no passage of the documents the question is about holds what it asks. */
+export const NOT_IN_INDEX: Readonly<Record<'ko' | 'en', string>> = {
+  en: 'Not found in the indexed documents: no passage of the documents this question is about holds the answer it asks for.',
+  ko: '색인된 문서에서 찾지 못했습니다. 질문이 가리키는 문서에 묻는 답이 담긴 구절이 없습니다.',
+};
+
 /** What {@link createAnswerer} needs. */
 export interface AnswererOptions {
   /** The model, or null for the extractive answer. */
@@ -34,7 +40,7 @@ export interface AnswererOptions {
  */
 export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
   const max = Math.max(1, Math.floor(options.maxPassages ?? 8));
-  return async ({ query, asOf, today, ranked }) => {
+  return async ({ query, asOf, today, ranked, qualifier, notFound }) => {
     const chunks: AnswerChunk[] = await Promise.all(
       ranked.slice(0, max).map(async (r) => ({
         chunkId: r.hit.chunk.chunk_id,
@@ -48,8 +54,10 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
         validTo: r.hit.chunk.valid_to,
       })),
     );
-    const extractive = composeExtractiveAnswer({ query, chunks, asOf, today });
+    const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null });
     const guard: AnswerGuard = { withheld: extractive.withheld };
+    // The validator found no passage of the documents asked about that fits: no quote, no citation.
+    if (notFound) return { text: NOT_IN_INDEX[extractive.lang], citations: [], dateQualifier: extractive.dateQualifier, guard };
     const withheld = new Set(extractive.withheld.map((w) => w.chunkId));
     const trusted = chunks.filter((c) => !withheld.has(c.chunkId));
     if (!options.llm || trusted.length === 0) {

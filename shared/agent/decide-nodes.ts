@@ -1,4 +1,7 @@
+import type { DocumentProfile } from '../domain/document.ts';
 import { sha256Hex } from '../domain/ids.ts';
+import { periodQualifier } from '../retrieval/document-routing.ts';
+import { checkAnswerFit } from './answer-checks.ts';
 import type { AgentDeps, RankedCandidate } from './deps.ts';
 import type { RunContext } from './run-context.ts';
 import type { NodeResult } from './search-nodes.ts';
@@ -69,6 +72,7 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
   const best = s.ranked[0]?.terms;
   const confidence = best ? (best.rerank ?? best.content) : 0;
   const timeOk = s.ranked.every((r) => validAt(r, s.asOf));
+  const fit = checkAnswerFit(s.understanding?.normalised ?? s.query, s.scope, s.ranked.map((r) => ({ docId: r.hit.chunk.doc_id, body: r.hit.chunk.body })));
   let verdict: string;
   let reason: string;
   if (!s.ranked.length) {
@@ -77,9 +81,17 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
   } else if (!timeOk) {
     verdict = 'RELAX';
     reason = `a passage is not valid at ${s.asOf}`;
-  } else if (confidence >= confidenceThreshold) {
+  } else if (confidence >= confidenceThreshold && fit.problems.length === 0) {
     verdict = 'OK';
     reason = `grounded: best passage covers ${Math.round(confidence * 100)}% of the question`;
+  } else if (!fit.documentOk) {
+    // A passage of another organisation or period: search the named documents (DRILLDOWN), or,
+    // once they were relaxed away, search differently with the document prior still on.
+    verdict = s.relaxed || s.branchLabel?.startsWith('documents=') ? 'PIVOT' : 'DRILLDOWN';
+    reason = fit.problems.join('; ');
+  } else if (!fit.kindOk) {
+    verdict = 'PIVOT';
+    reason = fit.problems.join('; ');
   } else if (s.branchFilter && (s.narrowed?.length ?? 0) < keep) {
     verdict = 'RELAX';
     reason = `narrowed to ${s.branchLabel} left ${s.narrowed?.length ?? 0} candidates and weak grounding (${round(confidence)})`;
@@ -100,17 +112,28 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
       confidence,
       validated: ok,
       fallback,
+      // Nothing of the documents asked about holds the answer: say so rather than quote another's.
+      notFound: fallback && fit.problems.length > 0,
       action: loopAgain ? (verdict as 'RELAX' | 'DRILLDOWN' | 'PIVOT') : null,
     },
-    trace: { verdict, reason, confidence: round(confidence), loops: s.loops, timeValid: timeOk, next: ok ? 'answer' : loopAgain ? 'loop' : 'fallback' },
+    trace: { verdict, reason, confidence: round(confidence), loops: s.loops, timeValid: timeOk, documentOk: fit.documentOk, answerKind: fit.kind, kindOk: fit.kindOk, next: ok ? 'answer' : loopAgain ? 'loop' : 'fallback' },
   };
+}
+
+/** The profile of the best passage's document, from the (cached) document directory. */
+async function profileOf(s: AgentStateType, deps: AgentDeps): Promise<DocumentProfile | null> {
+  const docId = s.ranked[0]?.hit.chunk.doc_id;
+  if (!docId || !deps.documents) return null;
+  return (await deps.documents()).find((d) => d.doc_id === docId)?.profile ?? null;
 }
 
 /** answerer: citations and date qualifiers; a fallback says it could not confirm the answer. */
 export async function answerer(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   const u = s.understanding;
   if (!u) throw new Error('answerer before listener');
-  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked });
+  // An answer about a reporting period is qualified by that period, not by today's date.
+  const qualifier = s.requestedAsOf || u.asOf ? null : periodQualifier(await profileOf(s, deps), u.lang);
+  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked, qualifier, notFound: s.notFound });
   return {
     update: { text: out.text, citations: out.citations, dateQualifier: out.dateQualifier },
     trace: {

@@ -1,4 +1,4 @@
-import type { ChunkMemory, FacetWeights, Intent, QueryPlan, RankedCandidate, RankTerms, UnderstoodQuery } from '../retrieval/index.ts';
+import type { ChunkMemory, DirectoryEntry, FacetWeights, Intent, QueryPlan, QueryScope, RankedCandidate, RankTerms, UnderstoodQuery } from '../retrieval/index.ts';
 import type { SanitizeReport } from '../llm/sanitize-answer.ts';
 import type { Filter } from '../store/filter.ts';
 import type { HybridHit } from '../store/vector-store.ts';
@@ -10,7 +10,7 @@ import type { RunContext } from './run-context.ts';
 export const BRANCH_FACETS = ['doc_type', 'section', 'jurisdiction', 'lang'] as const;
 export type FacetName = (typeof BRANCH_FACETS)[number];
 
-export type { FacetWeights, Intent, QueryPlan, RankedCandidate, RankTerms, UnderstoodQuery, ChunkMemory };
+export type { DirectoryEntry, FacetWeights, Intent, QueryPlan, QueryScope, RankedCandidate, RankTerms, UnderstoodQuery, ChunkMemory };
 
 /** Tunables of the graph (seed 000 §7 config knobs). */
 export interface AgentKnobs {
@@ -55,6 +55,11 @@ export interface AgentDeps {
   hybrid(q: { text: string; vector: Float32Array; alpha: number; filter?: Filter; limit: number; withVectors?: boolean }): Promise<HybridHit[]>;
   count(filter: Filter): Promise<number>;
   facetWeights(vector: Float32Array): Promise<FacetWeights>;
+  /**
+   * The indexed documents with their profiles, for routing a question to the organisations,
+   * periods and forms it names (see `createDocumentDirectory`). Absent: no document routing.
+   */
+  documents?(): Promise<DirectoryEntry[]>;
   memory(chunkIds: string[]): Promise<Map<string, ChunkMemory>>;
   rank(input: {
     runId: string;
@@ -67,7 +72,16 @@ export interface AgentDeps {
     memory: Map<string, ChunkMemory> | Promise<Map<string, ChunkMemory>>;
     keep: number;
   }): Promise<RankedCandidate[]>;
-  answer(input: { query: string; asOf: string | null; today: string; ranked: RankedCandidate[] }): Promise<{
+  answer(input: {
+    query: string;
+    asOf: string | null;
+    today: string;
+    ranked: RankedCandidate[];
+    /** Replaces the "as of <date>" qualifier: the period the cited document reports on. */
+    qualifier?: string | null;
+    /** Say plainly that the indexed documents do not hold the answer (the validator found none that fits). */
+    notFound?: boolean;
+  }): Promise<{
     text: string;
     citations: Citation[];
     dateQualifier: string | null;

@@ -1,5 +1,5 @@
-import { keywordSearchText, mergeFacetWeights } from '../retrieval/index.ts';
-import { and, eq, temporalClamp, type Filter } from '../store/filter.ts';
+import { keywordSearchText, mergeFacetWeights, routeQuery, type QueryScope } from '../retrieval/index.ts';
+import { and, eq, isIn, temporalClamp, type Filter } from '../store/filter.ts';
 import { BRANCH_FACETS, type AgentDeps, type FacetWeights } from './deps.ts';
 import type { AgentStateType, AgentUpdate } from './state.ts';
 
@@ -29,7 +29,11 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
   const plan = s.plan ?? deps.plan(u);
   if (!s.action) {
     const alpha = s.requestedAlpha ?? plan.alpha;
-    return { update: { plan, alpha }, trace: { intent: plan.intent, alpha, alphaReason: plan.alphaReason, hypotheses: plan.facetHypotheses } };
+    const scope = await routeScope(u.normalised, deps);
+    return {
+      update: { plan, alpha, scope },
+      trace: { intent: plan.intent, alpha, alphaReason: plan.alphaReason, hypotheses: plan.facetHypotheses, routing: scope ? { documents: scope.docIds.length, reason: scope.reason } : null },
+    };
   }
   const update: AgentUpdate = { plan, loops: s.loops + 1, action: null };
   if (s.action === 'RELAX') {
@@ -40,6 +44,13 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
     Object.assign(update, { alpha, searchText: [keywordSearchText(u), ...u.entities].join(' ') });
   }
   return { update, trace: { action: s.action, loop: s.loops + 1, alpha: update.alpha ?? s.alpha } };
+}
+
+/** The question routed over the document directory; null without a directory or when it named nothing a document matches. */
+async function routeScope(question: string, deps: AgentDeps): Promise<QueryScope | null> {
+  if (!deps.documents) return null;
+  const scope = routeQuery(question, await deps.documents());
+  return scope.docIds.length > 0 ? scope : null;
 }
 
 function clampFor(s: AgentStateType): Filter {
@@ -74,11 +85,20 @@ export function proposeBranches(weights: FacetWeights): { label: string; filter:
   return branches;
 }
 
+/** The branch over the documents a question was routed to. */
+export function documentBranch(scope: QueryScope): { label: string; filter: Filter; weight: number } {
+  const names = scope.organisations.map((o) => o.name).join(', ');
+  const period = scope.period ? ` ${scope.period.phrase}` : scope.latest ? ' latest' : '';
+  return { label: `documents=${names || 'named'}${period} (${scope.docIds.length})`, filter: isIn('doc_id', scope.docIds), weight: 1 };
+}
+
 /** facet_planner: query-to-facet-value cosine → weights; proposes branches. */
 export async function facetPlanner(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector) throw new Error('facet_planner before listener');
   // Facet-value vectors, merged with what the question itself names (doc type, jurisdiction…).
-  const weights = mergeFacetWeights(await deps.facetWeights(s.queryVector), s.plan?.facetHypotheses ?? {});
+  // The document routing prior rides along as a doc_id facet: soft, and capped like every prior.
+  const routed: FacetWeights = s.scope ? { doc_id: s.scope.docWeights } : {};
+  const weights = mergeFacetWeights(await deps.facetWeights(s.queryVector), s.plan?.facetHypotheses ?? {}, routed);
   return { update: { weights }, trace: { weights } };
 }
 
@@ -92,10 +112,14 @@ export async function narrowedSearch(s: AgentStateType, deps: AgentDeps): Promis
   const { branchMin, branchMax, keep, stage3Limit } = deps.knobs;
   if (s.relaxed) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace: { skipped: 'relaxed' } };
   const branches = proposeBranches(s.weights);
-  const counted = await Promise.all(branches.map(async (b) => ({ ...b, count: await deps.count(and(clampFor(s), b.filter)) })));
+  // The documents the question names (an organisation, a period): searched whatever their size,
+  // since that is where the answer must come from; the validator RELAXes it if it finds nothing.
+  const docs = s.scope ? documentBranch(s.scope) : null;
+  const counted = await Promise.all([...(docs ? [docs] : []), ...branches].map(async (b) => ({ ...b, count: await deps.count(and(clampFor(s), b.filter)) })));
+  const routed = docs ? counted.find((b) => b.label === docs.label && b.count > 0) : undefined;
   const fitting = counted.filter((b) => b.count >= branchMin && b.count <= branchMax).sort((a, b) => b.weight - a.weight);
   const drill = s.action === 'DRILLDOWN' || s.loops > 0 ? counted.filter((b) => b.count >= Math.min(keep, branchMin)).sort((a, b) => a.count - b.count) : [];
-  const chosen = fitting[0] ?? drill[0] ?? null;
+  const chosen = routed ?? fitting[0] ?? drill[0] ?? null;
   const trace = { branches: counted.map((b) => ({ label: b.label, count: b.count, weight: Math.round(b.weight * 1000) / 1000 })), chosen: chosen?.label ?? null };
   if (!chosen) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace };
   const narrowed = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: and(clampFor(s), chosen.filter), limit: stage3Limit, withVectors: true });

@@ -2,7 +2,7 @@ import { Annotation } from '@langchain/langgraph';
 import type { Filter } from '../store/filter.ts';
 import type { HybridHit } from '../store/vector-store.ts';
 import type { Citation } from './answer.ts';
-import type { FacetWeights, QueryPlan, RankedCandidate, UnderstoodQuery } from './deps.ts';
+import type { FacetWeights, QueryPlan, QueryScope, RankedCandidate, UnderstoodQuery } from './deps.ts';
 import type { TraceStep } from './trace.ts';
 
 export type ValidatorAction = 'DRILLDOWN' | 'RELAX' | 'PIVOT';
@@ -23,6 +23,8 @@ export const AgentState = Annotation.Root({
   /** The date the answer is valid at: the question's, or today. */
   asOf: last<string>(''),
   plan: last<QueryPlan | null>(null),
+  /** The organisations, period and form the question names, routed to documents (null: no routing). */
+  scope: last<QueryScope | null>(null),
   alpha: last<number>(0.5),
   searchText: last<string>(''),
   branchFilter: last<Filter | null>(null),
@@ -44,6 +46,8 @@ export const AgentState = Annotation.Root({
   confidence: last<number>(0),
   validated: last<boolean>(false),
   fallback: last<boolean>(false),
+  /** A fallback because no passage of the documents asked about fits: the answer says it was not found. */
+  notFound: last<boolean>(false),
 
   text: last<string>(''),
   citations: last<Citation[]>([]),

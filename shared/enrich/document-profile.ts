@@ -18,6 +18,15 @@ const KO_DATE = '\\d{4}\\s*[.년]\\s*\\d{1,2}\\s*[.월]\\s*\\d{1,2}\\s*[.일]?';
 const ORG_SUFFIX = /(?:,?\s+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|llc|l\.l\.c|plc|n\.v|s\.a|ag|se|gmbh|holdings|group|bancorp)\.?)+$/i;
 const KO_ORG = /^(?:주식회사\s*\S+|\S+\s*주식회사|㈜\s*\S+|\S+\s*㈜|\S+(?:부|처|청|위원회|공단|공사|협회|재단))$/u;
 
+/** First words that name no organisation on their own ("General Motors" is not "General"). */
+const GENERIC_FIRST_WORDS = new Set([
+  'american', 'advanced', 'applied', 'bank', 'banco', 'central', 'china', 'first', 'general', 'global', 'great', 'international',
+  'national', 'north', 'northern', 'south', 'southern', 'east', 'eastern', 'west', 'western', 'united', 'royal', 'new', 'the',
+  'public', 'federal', 'state', 'city', 'county', 'university', 'institute', 'ministry', 'department', 'office', 'association',
+  'society', 'trust', 'capital', 'digital', 'energy', 'health', 'life', 'power', 'data', 'home', 'standard', 'korea', 'japan',
+  'deutsche', 'world', 'pacific', 'atlantic', 'mid', 'best', 'super', 'total', 'union', 'universal', 'western', 'intercontinental',
+]);
+
 /** "AMAZON.COM, INC." → "Amazon.com, Inc.": all-caps names read as names. */
 function displayName(name: string): string {
   const t = name.replace(/\s+/g, ' ').trim();
@@ -33,6 +42,9 @@ export function organisationAliases(name: string, tickers: readonly string[] = [
   if (bare.length >= 2) out.add(bare);
   const web = bare.replace(/\.(?:com|net|org|io)$/, '');
   if (web.length >= 2) out.add(web);
+  // "Orchard Devices" is called "Orchard" too — unless its first word is a generic one ("General", "Bank").
+  const first = web.split(/[\s,&]+/)[0] ?? '';
+  if (web.includes(' ') && first.length >= 4 && /^[\p{L}\p{N}.-]+$/u.test(first) && !GENERIC_FIRST_WORDS.has(first)) out.add(first);
   const ko = lower.replace(/주식회사|㈜/g, '').trim();
   if (ko.length >= 2) out.add(ko);
   for (const t of tickers) out.add(t.toLowerCase());

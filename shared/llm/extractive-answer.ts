@@ -49,6 +49,12 @@ export interface ExtractiveAnswerInput {
   /** Today (YYYY-MM-DD), the qualifier's date when `asOf` is null. */
   today: string;
   /**
+   * The qualifier to use instead of "as of <date>": the period the answer's document reports on
+   * ("for the period ended 2023-07-01 (…)"), given when the question named no date.
+   * @defaultValue null (the date qualifier)
+   */
+  qualifier?: string | null;
+  /**
    * Most sentences quoted.
    * @defaultValue 3
    */
@@ -121,7 +127,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   let question = normalised;
   for (const [start, end] of [...spans].reverse()) question = `${question.slice(0, start)} ${question.slice(end)}`;
   const lang: 'ko' | 'en' = detectLang(question) === 'ko' || detectLang(normalised) === 'ko' ? 'ko' : 'en';
-  const dateQualifier = formatDateQualifier(input.asOf ?? input.today, lang);
+  const dateQualifier = input.qualifier || formatDateQualifier(input.asOf ?? input.today, lang);
 
   const candidates: Candidate[] = [];
   const withheld: ExtractiveAnswer['withheld'] = [];

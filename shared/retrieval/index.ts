@@ -42,6 +42,16 @@ export {
   type PlannerOptions,
   type QueryPlan,
 } from './planner.ts';
+export {
+  findQueryForm,
+  findQueryPeriod,
+  periodMatches,
+  periodQualifier,
+  routeQuery,
+  type DirectoryEntry,
+  type QueryPeriod,
+  type QueryScope,
+} from './document-routing.ts';
 export { cosine, DEFAULT_MMR_LAMBDA, mmrSelect, type MmrItem, type MmrOptions, type MmrPick } from './mmr.ts';
 export {
   applyExploration,

@@ -198,7 +198,8 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
     const rerank = finite01(cand.rerank);
     // Normalised by the weights' sum so content stays in [0, 1] whatever the weights.
     const content = rerank === null ? hybrid : (hybridWeight * hybrid + rerankWeight * rerank) / (hybridWeight + rerankWeight);
-    const { prior } = metadataPrior(weights, { section: chunk.section, doc_type: chunk.doc_type, jurisdiction: chunk.jurisdiction, lang: chunk.lang }, o.prior);
+    // doc_id carries the document routing prior (a question naming an organisation or a period).
+    const { prior } = metadataPrior(weights, { section: chunk.section, doc_type: chunk.doc_type, jurisdiction: chunk.jurisdiction, lang: chunk.lang, doc_id: chunk.doc_id }, o.prior);
     const mem = input.memory?.get(chunk.chunk_id);
     const hasMemory = mem !== undefined && mem.decayedUtility >= minUtility;
     const memory = hasMemory

@@ -31,7 +31,7 @@ function coverPage(o: { registrant: string; exactLine: boolean; ended: string; t
 describe('document profile: 10-Q cover pages', () => {
   it('reads registrant, ticker, form and the period ended from a cover with the exact-name line', () => {
     const p = buildDocumentProfile(coverPage({ registrant: 'Orchard Devices Inc.', exactLine: true, ended: 'June 24, 2023', ticker: 'ORCD' }), 'Total net sales for the third quarter of fiscal 2023 and the third quarter of fiscal 2023 rose.');
-    expect(p.organisations).toEqual([{ name: 'Orchard Devices Inc.', aliases: ['orchard devices inc.', 'orchard devices', 'orcd'] }]);
+    expect(p.organisations).toEqual([{ name: 'Orchard Devices Inc.', aliases: ['orchard devices inc.', 'orchard devices', 'orchard', 'orcd'] }]);
     expect(p.form).toBe('10-Q');
     expect(p.period).toMatchObject({ end: '2023-06-24', fiscalYear: 2023, fiscalQuarter: 3, calendarYear: 2023, calendarQuarter: 2 });
     expect(p.label).toBe('Orchard Devices Inc. (ORCD) · 10-Q · fiscal 2023 Q3 · calendar 2023 Q2 · period ended 2023-06-24');
@@ -42,6 +42,12 @@ describe('document profile: 10-Q cover pages', () => {
     expect(p.organisations[0]?.name).toBe('Rivermart.com, Inc.');
     expect(p.organisations[0]?.aliases).toEqual(expect.arrayContaining(['rivermart.com', 'rivermart', 'rvmt']));
     expect(p.period).toMatchObject({ end: '2022-09-30', fiscalYear: null, calendarYear: 2022, calendarQuarter: 3 });
+  });
+
+  it('a generic first word is never an alias on its own', () => {
+    expect(buildDocumentProfile(coverPage({ registrant: 'General Widgets Corporation', exactLine: true, ended: 'June 30, 2023', ticker: 'GWC' }), '').organisations[0]?.aliases).toEqual([
+      'general widgets corporation', 'general widgets', 'gwc',
+    ]);
   });
 
   it('a 52/53-week quarter ended on the 1st counts in the month before', () => {
@@ -102,7 +108,7 @@ describe('document record and chunks carry the profile', () => {
   it('the record has the profile, its names lead the entities and its form fills doc_type', () => {
     const doc = buildDocumentRecord({ source, pageCount: 3, pdfTitle: null, firstPagesText: head, bodyText: '', entities: ['Net sales'] });
     expect(doc.profile?.organisations[0]?.name).toBe('Orchard Devices Inc.');
-    expect(doc.entities.slice(0, 4)).toEqual(['Orchard Devices Inc.', 'orchard devices inc.', 'orchard devices', 'orcd']);
+    expect(doc.entities.slice(0, 5)).toEqual(['Orchard Devices Inc.', 'orchard devices inc.', 'orchard devices', 'orchard', 'orcd']);
     expect(doc.entities).toContain('Net sales');
     expect(doc.doc_type).toBe('10-Q');
   });

@@ -1,5 +1,6 @@
 import { createAgentRanking } from '../../shared/agent/agent-ranking.ts';
 import { createAnswerer } from '../../shared/agent/compose-answer.ts';
+import { createDocumentDirectory } from '../../shared/agent/document-directory.ts';
 import { DEFAULT_KNOBS, type AgentDeps, type AgentKnobs, type ChunkMemory } from '../../shared/agent/deps.ts';
 import type { RunContext } from '../../shared/agent/run-context.ts';
 import { createRunContextStore } from '../../shared/agent/run-context.ts';
@@ -34,6 +35,8 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
   const runContexts = createRunContextStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds, config.gateway.traceMaxCount);
   let facetRows: { at: number; rows: Promise<FacetValueVector[]> } | null = null;
   const titles = createLru<string, { at: number; doc: Promise<DocumentRecord | null> }>(4096);
+  // Routing's gazetteer: the documents' profiles, refreshed at most as often as titles.
+  const documents = createDocumentDirectory(ports.store, { ttlMs: TITLE_TTL_MS, now: () => clock().getTime() });
 
   const titleOf = async (docId: string) => {
     const now = clock().getTime();
@@ -64,6 +67,7 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
       if (!facetRows || clock().getTime() - facetRows.at > FACET_ROWS_TTL_MS) facetRows = { at: clock().getTime(), rows: ports.store.listFacetValues() };
       return facetWeights(vector, await facetRows.rows);
     },
+    documents,
     async memory(chunkIds) {
       const views = await ports.memory.getMany(chunkIds, clock());
       const out = new Map<string, ChunkMemory>();

@@ -1,0 +1,75 @@
+/**
+ * The agent's gazetteer: the indexed documents with their profiles, held in memory and refreshed
+ * at most every `ttlMs`. A refresh asks the store for its documents' chunk counts (one aggregate)
+ * and reads only the Document rows it has not seen or whose chunk count changed, so a question
+ * never scans document text, and a re-ingested document is read again at the next refresh.
+ */
+import type { DocumentRecord } from '../domain/document.ts';
+import type { DirectoryEntry } from '../retrieval/document-routing.ts';
+import type { VectorStore } from '../store/vector-store.ts';
+
+/** Options of {@link createDocumentDirectory}. */
+export interface DocumentDirectoryOptions {
+  /**
+   * Longest time a listing is reused.
+   * @defaultValue 30000
+   */
+  ttlMs?: number;
+  /**
+   * Every this many refreshes, every Document row is read again (a new version with the same
+   * chunk count changes nothing the aggregate shows).
+   * @defaultValue 20
+   */
+  fullEvery?: number;
+  /** Milliseconds since the epoch. @defaultValue Date.now */
+  now?: () => number;
+}
+
+function entryOf(doc: DocumentRecord): DirectoryEntry {
+  return { doc_id: doc.doc_id, title: doc.title, doc_type: doc.doc_type, profile: doc.profile ?? null };
+}
+
+/**
+ * A cached listing of the indexed documents for query routing. Concurrent callers share one
+ * refresh; a failed refresh is not cached (the next question tries again) and rejects.
+ *
+ * @throws whatever the store's `aggregate` or `getDocument` throws.
+ */
+export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | 'getDocument'>, options: DocumentDirectoryOptions = {}): () => Promise<DirectoryEntry[]> {
+  const ttl = options.ttlMs ?? 30_000;
+  const fullEvery = Math.max(1, options.fullEvery ?? 20);
+  const now = options.now ?? Date.now;
+  const known = new Map<string, { count: number; entry: DirectoryEntry | null }>();
+  let refreshes = 0;
+  let current: { at: number; list: Promise<DirectoryEntry[]> } | null = null;
+
+  const refresh = async (): Promise<DirectoryEntry[]> => {
+    const counts = await store.aggregate({ groupBy: 'doc_id' });
+    const full = refreshes % fullEvery === 0;
+    refreshes += 1;
+    const seen = new Set<string>();
+    await Promise.all(
+      counts.map(async ({ value: docId, count }) => {
+        seen.add(docId);
+        const had = known.get(docId);
+        if (!full && had && had.count === count) return;
+        const doc = await store.getDocument(docId);
+        known.set(docId, { count, entry: doc ? entryOf(doc) : null });
+      }),
+    );
+    for (const id of [...known.keys()]) if (!seen.has(id)) known.delete(id);
+    return [...known.values()].flatMap((k) => (k.entry ? [k.entry] : [])).sort((a, b) => (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0));
+  };
+
+  return () => {
+    const t = now();
+    if (!current || t - current.at > ttl) {
+      const fresh = { at: t, list: refresh() };
+      fresh.list.catch(() => {
+        if (current === fresh) current = null;
+      });
+      current = fresh;
+    }
+    return current.list;
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { askedAnswerKind, checkAnswerFit, holdsAnswerKind } from '../../shared/agent/answer-checks.ts';
+import type { QueryScope } from '../../shared/retrieval/document-routing.ts';
+
+const scope: QueryScope = {
+  organisations: [{ name: 'Orchard Devices Inc.', alias: 'orchard', docIds: ['orch-q2', 'orch-q3'] }],
+  period: { phrase: 'Q3 2023', year: 2023, quarter: 3, fiscal: false },
+  latest: false,
+  form: null,
+  docWeights: { 'orch-q2': 0.4, 'orch-q3': 1 },
+  docIds: ['orch-q3'],
+  reason: 'organisation Orchard Devices Inc. (orchard); period Q3 2023: 1',
+};
+
+describe('what kind of answer a question asks for', () => {
+  it.each([
+    ["What was Orchard's net income in Q3 2023?", 'figure'],
+    ['How much did Orchard spend on research?', 'figure'],
+    ['What percentage of revenue came from services?', 'figure'],
+    ['When was the credit facility signed?', 'date'],
+    ['출산장려금은 얼마인가요?', 'figure'],
+    ['언제부터 시행되나요?', 'date'],
+    ["How has Orchard's revenue changed over time?", null],
+    ['Describe the risk factors Orchard lists.', null],
+  ])('%s → %s', (q, kind) => {
+    expect(askedAnswerKind(q)).toBe(kind);
+  });
+
+  it('figures and dates in passages', () => {
+    expect(holdsAnswerKind('Net income was $19,881 million.', 'figure')).toBe(true);
+    expect(holdsAnswerKind('Employees get sixteen weeks of leave.', 'figure')).toBe(true);
+    expect(holdsAnswerKind('The company designs devices.', 'figure')).toBe(false);
+    expect(holdsAnswerKind('The agreement was signed on March 3, 2023.', 'date')).toBe(true);
+    expect(holdsAnswerKind('The agreement was signed by both parties.', 'date')).toBe(false);
+  });
+});
+
+describe('checkAnswerFit', () => {
+  const q = "What was Orchard's net income in Q3 2023?";
+
+  it('passes a passage of the named document that holds a figure', () => {
+    expect(checkAnswerFit(q, scope, [{ docId: 'orch-q3', body: 'Net income was $19,881 million.' }])).toMatchObject({ documentOk: true, kindOk: true, problems: [] });
+  });
+
+  it("fails another organisation's or another period's passage however well it reads", () => {
+    const fit = checkAnswerFit(q, scope, [{ docId: 'orch-q2', body: 'Net income was $24,160 million.' }, { docId: 'orch-q3', body: 'Net income was $19,881 million.' }]);
+    expect(fit.documentOk).toBe(false);
+    expect(fit.problems[0]).toMatch(/not about/);
+  });
+
+  it('fails when no quoted passage of the named documents holds a figure', () => {
+    const fit = checkAnswerFit(q, scope, [{ docId: 'orch-q3', body: 'Net income is discussed in Part I, Item 2.' }]);
+    expect(fit).toMatchObject({ documentOk: true, kindOk: false, kind: 'figure' });
+  });
+
+  it('without routing and for prose questions, only what can be checked is', () => {
+    expect(checkAnswerFit('Describe the risk factors.', null, [{ docId: 'x', body: 'Risks include competition.' }]).problems).toEqual([]);
+  });
+});

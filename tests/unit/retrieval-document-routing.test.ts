@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { DocumentProfile } from '../../shared/domain/document.ts';
+import { organisationAliases, profileLabel } from '../../shared/enrich/document-profile.ts';
+import { findQueryForm, findQueryPeriod, periodQualifier, routeQuery, type DirectoryEntry } from '../../shared/retrieval/document-routing.ts';
+
+function filing(docId: string, name: string, ticker: string, end: string, fiscal: [number, number] | null, cal: [number, number], form = '10-Q'): DirectoryEntry {
+  const base = {
+    organisations: [{ name, aliases: organisationAliases(name, [ticker]) }],
+    form,
+    period: { end, fiscalYear: fiscal?.[0] ?? null, fiscalQuarter: form === '10-Q' ? (fiscal?.[1] ?? null) : null, calendarYear: cal[0], calendarQuarter: form === '10-Q' ? cal[1] : null, edition: null },
+  };
+  const profile: DocumentProfile = { ...base, label: profileLabel(base) };
+  return { doc_id: docId, title: `${name} ${form}`, doc_type: form, profile };
+}
+
+/** Two companies, two periods each, plus an annual report and a company with a digit in its name. */
+const DIRECTORY: DirectoryEntry[] = [
+  filing('orch-2023q2', 'Orchard Devices Inc.', 'ORCD', '2023-04-01', [2023, 2], [2023, 1]),
+  filing('orch-2023q3', 'Orchard Devices Inc.', 'ORCD', '2023-07-01', [2023, 3], [2023, 2]),
+  filing('river-2023q2', 'Rivermart.com, Inc.', 'RVMT', '2023-06-30', null, [2023, 2]),
+  filing('river-2023q3', 'Rivermart.com, Inc.', 'RVMT', '2023-09-30', null, [2023, 3]),
+  filing('river-2018k', 'Rivermart.com, Inc.', 'RVMT', '2018-12-31', [2018, 0], [2018, 4], '10-K'),
+  filing('three-2023q3', '3M Company', 'MMM', '2023-09-30', null, [2023, 3]),
+];
+
+describe('query periods and forms', () => {
+  it.each([
+    ['What was revenue in Q3 2023?', { year: 2023, quarter: 3, fiscal: false }],
+    ['revenue 2023 Q3', { year: 2023, quarter: 3, fiscal: false }],
+    ['net income in the third quarter of 2023', { year: 2023, quarter: 3, fiscal: false }],
+    ['the second quarter of fiscal 2023', { year: 2023, quarter: 2, fiscal: true }],
+    ['capital expenditure in FY2018', { year: 2018, quarter: null, fiscal: true }],
+    ['capital expenditure in fiscal 2018', { year: 2018, quarter: null, fiscal: true }],
+    ['according to the 2018 annual report', { year: 2018, quarter: null, fiscal: true }],
+    ['2023년 3분기 매출은?', { year: 2023, quarter: 3, fiscal: false }],
+    ["Q3 FY'23 margin", { year: 2023, quarter: 3, fiscal: true }],
+  ])('%s', (q, want) => {
+    expect(findQueryPeriod(q)).toMatchObject(want);
+  });
+
+  it('no period in a plain question, and forms by number or by name', () => {
+    expect(findQueryPeriod('What are the risk factors?')).toBeNull();
+    expect(findQueryForm("In Apple's 10-Q")).toBe('10-Q');
+    expect(findQueryForm('the annual report')).toBe('10-K');
+    expect(findQueryForm('the risk factors')).toBeNull();
+  });
+});
+
+describe('routeQuery over the document directory', () => {
+  it('an organisation by its short name, possessive: all its documents, no others', () => {
+    const s = routeQuery("How has Orchard's revenue changed over time?", DIRECTORY);
+    expect(s.organisations.map((o) => o.name)).toEqual(['Orchard Devices Inc.']);
+    expect(s.docIds.sort()).toEqual(['orch-2023q2', 'orch-2023q3']);
+    expect(Object.keys(s.docWeights).sort()).toEqual(['orch-2023q2', 'orch-2023q3']);
+  });
+
+  it('an organisation and a period: the one filing, the others of the organisation kept at a lower weight', () => {
+    const s = routeQuery('What was Rivermart’s net income in Q3 2023?', DIRECTORY);
+    expect(s.docIds).toEqual(['river-2023q3']);
+    expect(s.docWeights).toEqual({ 'river-2023q2': 0.4, 'river-2023q3': 1, 'river-2018k': 0.4 });
+  });
+
+  it('a fiscal quarter matches the fiscal reckoning; a calendar quarter either', () => {
+    expect(routeQuery('Orchard revenue in the third quarter of fiscal 2023', DIRECTORY).docIds).toEqual(['orch-2023q3']);
+    // Calendar 2023 Q2 is Orchard's fiscal Q3 (quarter ended July 1): the question did not say fiscal.
+    expect(routeQuery('Orchard revenue in Q2 2023', DIRECTORY).docIds.sort()).toEqual(['orch-2023q2', 'orch-2023q3']);
+  });
+
+  it('tickers match as written in capitals; "latest" takes the newest period of the organisation', () => {
+    expect(routeQuery('RVMT latest 10-Q operating income', DIRECTORY).docIds).toEqual(['river-2023q3']);
+    expect(routeQuery('the rvmt thing', DIRECTORY).docIds).toEqual([]);
+  });
+
+  it('FY and annual-report phrasings route to the 10-K', () => {
+    expect(routeQuery("Rivermart's capital expenditure in FY2018", DIRECTORY).docIds).toEqual(['river-2018k']);
+    expect(routeQuery('capital expenditure in the 2018 annual report of Rivermart.com', DIRECTORY).docIds).toEqual(['river-2018k']);
+  });
+
+  it('"3M" and "3M Company" are one organisation', () => {
+    const s = routeQuery('What did 3M Company report as sales in Q3 2023, and how did 3M explain it?', DIRECTORY);
+    expect(s.organisations.map((o) => o.name)).toEqual(['3M Company']);
+    expect(s.docIds).toEqual(['three-2023q3']);
+  });
+
+  it('a period alone narrows to the documents of that period; naming nothing routes nowhere', () => {
+    expect(routeQuery('Which companies grew revenue in Q3 2023?', DIRECTORY).docIds.sort()).toEqual(['orch-2023q3', 'river-2023q3', 'three-2023q3']);
+    const none = routeQuery('What are the main risk factors?', DIRECTORY);
+    expect(none.docIds).toEqual([]);
+    expect(none.docWeights).toEqual({});
+  });
+});
+
+describe('period qualifier', () => {
+  it('names the period the document reports on, in English and Korean', () => {
+    const p = DIRECTORY[1]?.profile ?? null;
+    expect(periodQualifier(p, 'en')).toBe('for the period ended 2023-07-01 (Orchard Devices Inc. (ORCD) · 10-Q · fiscal 2023 Q3)');
+    expect(periodQualifier(p, 'ko')).toMatch(/^2023년 7월 1일 종료 기간 기준/);
+    expect(periodQualifier(null, 'en')).toBeNull();
+  });
+});

@@ -116,6 +116,11 @@ export function patternHeadings(
     add(i, m);
     if (m.inner) add(i, m.inner);
   }
+  // A requirement stands under a titled family ("3.1 Access Control"); numbered sentences
+  // without one are entries of a list (a filing's exhibit index: "31.1 Certification of …").
+  const numberedCands = byKind.get('numbered') ?? [];
+  const titled = new Set(numberedCands.filter((c) => !c.sentence).map((c) => c.seq.join('.')));
+  byKind.set('numbered', numberedCands.filter((c) => !c.sentence || titled.has(c.seq.slice(0, -1).join('.'))));
   const supplements = (byKind.get('ko-supplement') ?? []).map((c) => c.line);
   const accepted: Array<{ c: Candidate; rank: number }> = [];
 
@@ -163,7 +168,8 @@ export function patternHeadings(
     const letterOk = letter.length >= 2 || appendices.length > 0;
     if (letterOk) take(letter, (c) => c.seq.length + offset);
     if (letterOk) take(appendixItems, (c) => 1 + offset + c.seq.length);
-    const questions = bestChain(byKind.get('question') ?? []);
+    // FAQ items nest under an appendix; a document of questions alone keeps its typography.
+    const questions = bestChain((byKind.get('question') ?? []).filter((c) => c.line > firstAppendix));
     if (questions.length >= 2) take(questions, () => QUESTION_RANK);
   }
 

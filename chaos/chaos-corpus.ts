@@ -35,10 +35,15 @@ export async function writeChaosCorpus(dir: string, opts: { docs: number; bad: n
   return { bad };
 }
 
+/** The document id the watcher gives a PDF directly inside the watched folder. */
+export function corpusDocId(fileName: string): string {
+  return docIdForSource(DIR_KEY_PREFIX + fileName);
+}
+
 /** The document ids the watcher gives the PDFs directly inside `dir`, sorted. */
 export function corpusDocIds(dir: string): string[] {
   return readdirSync(dir)
     .filter((n) => n.toLowerCase().endsWith('.pdf'))
-    .map((n) => docIdForSource(DIR_KEY_PREFIX + n))
+    .map(corpusDocId)
     .sort();
 }

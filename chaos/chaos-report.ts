@@ -52,6 +52,17 @@ export function isSettledState(state: string | null): boolean {
   return state !== null && SETTLED.has(state);
 }
 
+/**
+ * Documents of the undisturbed run that did not end as the corpus intends: a good document not
+ * indexed, or a bad one not failed, as `docId: state (code)`. A run is only a baseline when this
+ * is empty; otherwise every comparison against it proves nothing (say, all 204 failed alike).
+ */
+export function baselineProblems(outcomes: readonly DocOutcome[], badDocIds: ReadonlySet<string>): string[] {
+  return outcomes
+    .filter((o) => o.state !== (badDocIds.has(o.docId) ? 'failed' : 'indexed'))
+    .map((o) => `${o.docId}: ${o.state ?? 'no status'}${o.errorCode ? ` (${o.errorCode})` : ''}`);
+}
+
 /** Chunk ids that occur in more than one row, sorted. */
 export function duplicateIds(rows: readonly ChunkRow[]): string[] {
   const seen = new Map<string, number>();

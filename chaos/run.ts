@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChaosCluster } from './chaos-cluster.ts';
-import { corpusDocIds, writeChaosCorpus } from './chaos-corpus.ts';
+import { corpusDocId, corpusDocIds, writeChaosCorpus } from './chaos-corpus.ts';
 import { parseChaosArgs, type ChaosOptions } from './chaos-plan.ts';
-import { chaosJson, formatSummary, summariseRun, type ChaosCounts } from './chaos-report.ts';
+import { baselineProblems, chaosJson, formatSummary, summariseRun, type ChaosCounts } from './chaos-report.ts';
 import { runChaos, type RunKind, type RunResult } from './chaos-run.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -42,7 +42,11 @@ async function main(opts: ChaosOptions, root: string, track: (c: ChaosCluster) =
   const base = summariseRun({ docIds, outcomes: baseline.outcomes, rows: baseline.rows, baselineRows: baseline.rows });
   lines.push(...formatSummary('undisturbed', base));
   const counts: Record<string, ChaosCounts> = {};
-  let clean = base.counts.stuck === 0 && base.counts.duplicate === 0;
+  const problems = baselineProblems(baseline.outcomes, new Set(bad.map(corpusDocId)));
+  if (problems.length) {
+    lines.push(`chaos: NOT A BASELINE: ${problems.length} documents of the undisturbed run did not end as intended (good → indexed, bad → failed), e.g. ${problems.slice(0, 5).join('; ')}`);
+  }
+  let clean = problems.length === 0 && base.counts.stuck === 0 && base.counts.duplicate === 0;
   for (const mode of opts.modes) {
     const r = results.get(mode) as RunResult;
     const s = summariseRun({ docIds, outcomes: r.outcomes, rows: r.rows, baselineRows: baseline.rows, baselineOutcomes: baseline.outcomes });

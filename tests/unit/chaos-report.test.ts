@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chaosJson, duplicateIds, formatSummary, isSettledState, missingIds, summariseRun, type ChunkRow, type DocOutcome } from '../../chaos/chaos-report.ts';
+import { baselineProblems, chaosJson, duplicateIds, formatSummary, isSettledState, missingIds, summariseRun, type ChunkRow, type DocOutcome } from '../../chaos/chaos-report.ts';
 
 const row = (chunk_id: string, doc_id = 'a', version = 'v1'): ChunkRow => ({ chunk_id, doc_id, version });
 const doc = (docId: string, state: string | null, extra: Partial<DocOutcome> = {}): DocOutcome => ({ docId, state, stage: state === null ? null : 'upsert', errorCode: null, ...extra });
@@ -44,6 +44,13 @@ describe('chaos report', () => {
     });
     expect(s.divergent).toEqual(['d1: indexed → failed WORKER_LOST']);
     expect(s.counts.failed).toBe(2);
+  });
+
+  it('refuses as a baseline an undisturbed run where a good document failed or a bad one was indexed', () => {
+    const outcomes = [doc('good', 'indexed'), doc('bad', 'failed')];
+    expect(baselineProblems(outcomes, new Set(['bad']))).toEqual([]);
+    const broken = [{ ...doc('good', 'failed'), errorCode: 'CORRUPT_PDF' }, doc('bad', 'indexed'), doc('late', null)];
+    expect(baselineProblems(broken, new Set(['bad']))).toEqual(['good: failed (CORRUPT_PDF)', 'bad: indexed', 'late: no status']);
   });
 
   it('prints exactly the five counts per mode as one JSON line', () => {

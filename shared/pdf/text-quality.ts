@@ -101,7 +101,7 @@ export function assessTextQuality(pages: readonly Page[], options: Partial<TextQ
 }
 
 /** "1-3, 7" for [1, 2, 3, 7]: page lists stay short in messages. */
-function pageRanges(pages: readonly number[]): string {
+export function pageRanges(pages: readonly number[]): string {
   const out: string[] = [];
   for (let i = 0; i < pages.length; ) {
     let j = i;
@@ -130,4 +130,24 @@ export function assertReadableText(pages: readonly Page[], options: Partial<Text
     );
   }
   return quality;
+}
+
+/** A reservation about a document that was still indexed (shape of a status-record warning). */
+export interface TextWarning {
+  code: 'GARBLED_TEXT';
+  message: string;
+  pages: number[];
+}
+
+/**
+ * The warning for a document indexed although some of its pages decode to garbage (too few to
+ * fail it): those pages' text will match no query, which the status record should say.
+ * Empty when no page is garbled.
+ */
+export function textWarnings(pages: readonly Page[], options: Partial<TextQualityOptions> = {}): TextWarning[] {
+  const { garbledPages } = assessTextQuality(pages, options);
+  if (garbledPages.length === 0) return [];
+  const n = garbledPages.length;
+  const message = `The text layer of page${n === 1 ? '' : 's'} ${pageRanges(garbledPages)} decodes to garbage (mojibake); ${n === 1 ? 'it' : 'they'} will not match searches.`;
+  return [{ code: 'GARBLED_TEXT', message, pages: garbledPages }];
 }

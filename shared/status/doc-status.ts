@@ -4,6 +4,29 @@ export const DOC_STATES = ['queued', 'running', 'indexed', 'failed', 'deleting',
 export type DocState = (typeof DOC_STATES)[number];
 
 /**
+ * Something wrong with an indexed document that did not fail it (a few pages of its text layer
+ * decode to garbage: GARBLED_TEXT), with the pages concerned.
+ */
+export const StatusWarning = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** 1-based pages concerned; empty when the whole document is. */
+  pages: z.array(z.number().int().positive()),
+});
+export type StatusWarning = z.infer<typeof StatusWarning>;
+
+/** Warnings stored as JSON in one hash field; an unreadable value reads as none. */
+function parseWarnings(raw: string | undefined): StatusWarning[] | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed = z.array(StatusWarning).safeParse(JSON.parse(raw));
+    return parsed.success && parsed.data.length > 0 ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The per-document status record: registration (source, version, generation) and progress
  * through the stages. One Redis hash per document, so every update is a single atomic write.
  */
@@ -22,6 +45,8 @@ export const DocStatus = z.object({
   timings: z.record(z.string(), z.number()),
   pageCount: z.number().int().nullable(),
   chunkCount: z.number().int().nullable(),
+  /** Set by a stage that indexed the document with reservations; absent when there are none. */
+  warnings: z.array(StatusWarning).optional(),
   registeredAt: z.string(),
   updatedAt: z.string(),
 });
@@ -33,6 +58,7 @@ export function parseStatusHash(h: Record<string, string>): DocStatus | null {
   const timings: Record<string, number> = {};
   for (const [k, v] of Object.entries(h)) if (k.startsWith('t_')) timings[k.slice(2)] = Number(v);
   const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
+  const warnings = parseWarnings(h.warnings);
   return DocStatus.parse({
     docId: h.doc_id,
     sourceKey: h.source_key ?? '',
@@ -46,6 +72,7 @@ export function parseStatusHash(h: Record<string, string>): DocStatus | null {
     timings,
     pageCount: num(h.page_count),
     chunkCount: num(h.chunk_count),
+    ...(warnings ? { warnings } : {}),
     registeredAt: h.registered_at ?? '',
     updatedAt: h.updated_at ?? '',
   });

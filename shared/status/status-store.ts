@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { defineScript } from './redis-script.ts';
-import { parseStatusHash, type DocState, type DocStatus } from './doc-status.ts';
+import { parseStatusHash, type DocState, type DocStatus, type StatusWarning } from './doc-status.ts';
 
 // Registration decides, atomically, whether bytes are new: the same version registered twice is
 // "unchanged" (never re-processed) unless forced or the document was deleted in between.
@@ -23,7 +23,7 @@ for _, f in ipairs(redis.call('HKEYS', h)) do
 end
 redis.call('HSET', h, 'doc_id', ARGV[1], 'source_key', ARGV[2], 'version', ARGV[3], 'gen', gen,
   'state', 'queued', 'stage', 'extract', 'progress', 0, 'error_code', '', 'error_message', '',
-  'page_count', '', 'chunk_count', '', 'registered_at', ARGV[4], 'updated_at', ARGV[4])
+  'page_count', '', 'chunk_count', '', 'warnings', '', 'registered_at', ARGV[4], 'updated_at', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
 return {'registered', tonumber(gen)}
 `);
@@ -76,6 +76,8 @@ export interface StageUpdate {
   timing?: { stage: string; ms: number };
   pageCount?: number;
   chunkCount?: number;
+  /** Replaces the document's warnings (an empty list clears them). */
+  warnings?: StatusWarning[];
 }
 
 /** Per-document registration and status, in Redis (one hash per document plus an index). */
@@ -133,6 +135,7 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       if (u.timing) fields.push(`t_${u.timing.stage}`, Math.round(u.timing.ms));
       if (u.pageCount !== undefined) fields.push('page_count', u.pageCount);
       if (u.chunkCount !== undefined) fields.push('chunk_count', u.chunkCount);
+      if (u.warnings !== undefined) fields.push('warnings', u.warnings.length > 0 ? JSON.stringify(u.warnings) : '');
       const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), ...fields]);
       return Number(ok) === 1;
     },

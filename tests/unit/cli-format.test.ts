@@ -43,6 +43,12 @@ describe('cli formatting', () => {
     expect(out).toMatch(/1 indexed, 1 failed$/);
   });
 
+  it('shows the warnings of a document indexed with reservations', () => {
+    const warning = { code: 'GARBLED_TEXT', message: 'The text layer of page 2 decodes to garbage (mojibake).', pages: [2] };
+    const out = formatStatuses([{ ...base, docId: 'c', state: 'indexed', chunkCount: 4, warnings: [warning] }]);
+    expect(out).toMatch(/c\s+indexed\s+3p\s+4 chunks\s+warning GARBLED_TEXT: The text layer of page 2 decodes to garbage/);
+  });
+
   it('parses --only and names unknown stages', () => {
     expect(parseStages('extract, chunk')).toEqual(['extract', 'chunk']);
     // Every worker: the seven ingest stages first, then the others (memory, facets, …).

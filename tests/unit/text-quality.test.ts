@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../shared/domain/extracted.ts';
 import { PermanentError } from '../../shared/errors.ts';
-import { assertReadableText, assessTextQuality, garbageShare, isGarbageToken } from '../../shared/pdf/text-quality.ts';
+import { assertReadableText, assessTextQuality, garbageShare, isGarbageToken, textWarnings } from '../../shared/pdf/text-quality.ts';
 import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { textPdf } from '../fixtures/pdf-builders.ts';
 import { remappedFontPdf } from '../fixtures/raw-pdf.ts';
@@ -82,6 +82,13 @@ describe('text-quality: in the extract stage', () => {
     );
     expect(err).toBeInstanceOf(PermanentError);
     expect(err).toMatchObject({ code: 'GARBLED_TEXT', message: expect.stringContaining('garbled pages: 1-2') });
+  });
+
+  it('extracts a PDF with one garbled page of four, and warns about that page', async () => {
+    const doc = await extractStage({ bytes: remappedFontPdf([body, body, body, body], scramble, (p) => p === 2) }, LIMITS);
+    expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual(body);
+    expect(textWarnings(doc.pages)).toEqual([{ code: 'GARBLED_TEXT', pages: [3], message: expect.stringContaining('page 3 decodes to garbage') }]);
+    expect(textWarnings(doc.pages.filter((p) => p.number !== 3))).toEqual([]);
   });
 
   it('still extracts the same text in a correctly encoded font', async () => {

@@ -1,6 +1,7 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { ExtractedDocument, SourceRecord } from '../../shared/domain/index.ts';
 import { DEFAULT_SPARE_SLOTS } from '../../shared/pdf/extraction-pool.ts';
+import { textWarnings } from '../../shared/pdf/text-quality.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 
 export const extractWorker = defineStageWorker(
@@ -17,7 +18,8 @@ export const extractWorker = defineStageWorker(
     );
     await ctx.artifacts.putJson(docId, version, 'extracted.json', extracted);
     const charCount = extracted.pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
-    await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount });
+    // A few garbled pages do not fail the document (a mostly garbled one failed above): say which.
+    await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount, warnings: textWarnings(extracted.pages) });
     return { pageCount: extracted.pageCount, charCount };
   },
   // One job more than the pool's regular children per spare child: while slow PDFs hold every

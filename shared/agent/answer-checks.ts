@@ -70,8 +70,10 @@ export function checkAnswerFit(question: string, scope: QueryScope | null, passa
   const problems: string[] = [];
   const wanted = scope && scope.docIds.length > 0 ? new Set(scope.docIds) : null;
   const first = passages[0];
-  const documentOk = !first || !wanted || wanted.has(first.docId);
-  if (!documentOk) problems.push(`best passage is from a document the question is not about (${scope?.reason ?? ''})`);
+  const unmatched = scope?.unmatched ?? [];
+  const documentOk = unmatched.length === 0 && (!first || !wanted || wanted.has(first.docId));
+  if (unmatched.length > 0) problems.push(`no indexed document matches the ${unmatched.join(' and ')} the question names`);
+  else if (!documentOk) problems.push(`best passage is from a document the question is not about (${scope?.reason ?? ''})`);
   const pool = passages.filter((p) => !wanted || wanted.has(p.docId)).slice(0, quoted);
   const kindOk = kind === null || pool.some((p) => holdsAnswerKind(p.body, kind));
   if (!kindOk) problems.push(`no passage holds the ${kind} asked for`);

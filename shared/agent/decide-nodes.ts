@@ -1,6 +1,7 @@
 import type { DocumentProfile } from '../domain/document.ts';
 import { sha256Hex } from '../domain/ids.ts';
 import { periodQualifier } from '../retrieval/document-routing.ts';
+import { coverDocuments } from '../retrieval/document-coverage.ts';
 import { checkAnswerFit } from './answer-checks.ts';
 import type { AgentDeps, RankedCandidate } from './deps.ts';
 import type { RunContext } from './run-context.ts';
@@ -9,6 +10,9 @@ import type { AgentStateType } from './state.ts';
 import type { Trace } from './trace.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The places within which every document a question was routed to gets a passage. */
+const COVER_WITHIN = 10;
 
 /** rerank_diversify: reranker + soft metadata prior + chunk-memory bonus, then MMR; keeps 20–40. */
 export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
@@ -23,7 +27,7 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
   // read as a question gains word-boundary bigrams no passage has ("금출" from "장려금 출산장려금"),
   // so "출산 장려금 …" and "출산장려금 …" would be graded differently (seed 000 §9.6).
   const question = s.understanding?.stripped || s.understanding?.normalised || s.searchText;
-  const ranked = await deps.rank({
+  let ranked = await deps.rank({
     runId: s.runId,
     query: question,
     queryVector: s.queryVector,
@@ -33,6 +37,9 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
     memory,
     keep: deps.knobs.keep,
   });
+  // Several documents asked about: each keeps a place near the top (see coverDocuments).
+  const covered = s.scope && s.scope.docIds.length > 1 ? coverDocuments(ranked, s.scope.docIds, (r) => r.hit.chunk.doc_id, COVER_WITHIN) : { items: ranked, promoted: [] };
+  ranked = covered.items;
   const top = ranked.slice(0, deps.knobs.traceTopK).map((r) => ({
     chunkId: r.terms.chunkId,
     docId: r.hit.chunk.doc_id,
@@ -52,7 +59,7 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
   const flagged = ranked
     .filter((r) => (r.terms.instructionCues?.length ?? 0) > 0)
     .map((r) => ({ chunkId: r.terms.chunkId, rank: r.terms.rankAfter, cues: [...(r.terms.instructionCues ?? [])] }));
-  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top, flagged } };
+  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top, flagged, promotedDocs: covered.promoted.length } };
 }
 
 function validAt(r: RankedCandidate, date: string): boolean {

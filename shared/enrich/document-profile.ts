@@ -124,21 +124,38 @@ export function calendarQuarterOf(end: string): { year: number; quarter: number 
 }
 
 /**
- * Fiscal year and quarter the text states most often ("third quarter of fiscal 2023", "fiscal
- * 2023 third quarter", "Q3 FY23"), or null when it names none. Counting beats the first mention:
- * a 10-Q compares with prior periods, but names its own period most.
+ * Whether fiscal (year, quarter) can name a quarter ended on `end`: the fiscal year then ends
+ * (4 − quarter) × 3 months after it, in the calendar year it is named by (Microsoft's quarter
+ * ended 2022-12-31 is fiscal 2023's second: the year ends June 2023; NVIDIA's ended 2023-04-30
+ * is fiscal 2024's first). A 52/53-week quarter ended on the 1st–7th counts as the month before.
  */
-export function statedFiscalPeriod(text: string): { year: number; quarter: number | null } | null {
+export function fiscalFits(end: string, year: number, quarter: number): boolean {
+  const d = new Date(`${end}T00:00:00Z`);
+  if (d.getUTCDate() <= 7) d.setUTCDate(0);
+  const month = d.getUTCMonth() + (4 - quarter) * 3;
+  return d.getUTCFullYear() + Math.floor(month / 12) === year;
+}
+
+/**
+ * Fiscal year and quarter the text names most often ("third quarter of fiscal 2023", "fiscal
+ * 2023 third quarter", "Q3 FY23", and — when the period end is known — "first quarter of 2023",
+ * "Q1 2023"), among those that can name the quarter ended on `end` ({@link fiscalFits}): a 10-Q
+ * names prior periods too, sometimes more often than its own. Null when it names none.
+ */
+export function statedFiscalPeriod(text: string, end: string | null = null): { year: number; quarter: number | null } | null {
   const counts = new Map<string, number>();
-  const add = (year: number, quarter: number | null): void => {
+  const add = (year: number, quarter: number | null, explicit: boolean): void => {
     if (year < 1900 || year > 2199) return;
+    if (end !== null && quarter !== null && !fiscalFits(end, year, quarter)) return;
+    if (!explicit && (end === null || quarter === null)) return;
     const key = `${year}|${quarter ?? ''}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   };
   const yr = (s: string): number => (s.length === 2 ? 2000 + Number(s) : Number(s));
-  for (const m of text.matchAll(/\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+of\s+fiscal(?:\s+year)?\s+(\d{4})\b/gi)) add(yr(m[2] ?? ''), ORDINAL[(m[1] ?? '').toLowerCase()] ?? null);
-  for (const m of text.matchAll(/\bfiscal(?:\s+year)?\s+(\d{4})\s+(first|second|third|fourth)\s+quarter\b/gi)) add(yr(m[1] ?? ''), ORDINAL[(m[2] ?? '').toLowerCase()] ?? null);
-  for (const m of text.matchAll(/\bQ([1-4])\s+(?:of\s+)?FY\s?'?(\d{2}|\d{4})\b/g)) add(yr(m[2] ?? ''), Number(m[1]));
+  const ord = (s: string | undefined): number | null => ORDINAL[(s ?? '').toLowerCase()] ?? null;
+  for (const m of text.matchAll(/\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+of\s+(fiscal(?:\s+year)?\s+)?(\d{4})\b/gi)) add(yr(m[3] ?? ''), ord(m[1]), Boolean(m[2]));
+  for (const m of text.matchAll(/\bfiscal(?:\s+year)?\s+(\d{4})\s+(first|second|third|fourth)\s+quarter\b/gi)) add(yr(m[1] ?? ''), ord(m[2]), true);
+  for (const m of text.matchAll(/\bQ([1-4])\s+(?:of\s+)?(FY\s?'?|fiscal\s+(?:year\s+)?)?(\d{4}|(?<=FY\s?'?)\d{2})\b/g)) add(yr(m[3] ?? ''), Number(m[1]), Boolean(m[2]));
   let best: { year: number; quarter: number | null; n: number } | null = null;
   for (const [key, n] of counts) {
     const [y, q] = key.split('|');
@@ -160,7 +177,7 @@ export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPer
     period.calendarYear = cal.year;
     period.calendarQuarter = quarterly ? cal.quarter : null;
   }
-  const stated = statedFiscalPeriod(`${head}\n${bodyText}`);
+  const stated = statedFiscalPeriod(`${head}\n${bodyText}`, quarterly ? period.end : null);
   if (stated && (quarterly ? stated.quarter !== null : true)) {
     period.fiscalYear = stated.year;
     period.fiscalQuarter = quarterly ? stated.quarter : null;

@@ -38,6 +38,8 @@ export interface QueryScope {
   docWeights: Record<string, number>;
   /** Documents a narrowed branch should search, best first; empty when the question named nothing a document matches. */
   docIds: string[];
+  /** Parts the question named that no document (of the named organisations) matches, e.g. "period Q2 2019". */
+  unmatched: string[];
   /** Why, for the trace ("organisation Apple Inc.; period Q3 2023: 1 of 4"). */
   reason: string;
 }
@@ -75,6 +77,9 @@ export function findQueryPeriod(question: string): QueryPeriod | null {
   return null;
 }
 
+/** "The latest quarter compared with the previous ones": the earlier periods are asked about too. */
+const COMPARING = /\b(?:previous|prior|preceding|earlier|compar\w*|versus|vs\.?|over\s+time|across|trends?|evolv\w*|other\s+quarters)\b|이전|전기|비교/iu;
+
 const LATEST = /\b(?:latest|most\s+recent|newest|last\s+(?:reported\s+)?(?:quarter|10-q|10-k|filing|report))\b|최근|최신|가장\s*최근/iu;
 
 /** The document kind a question names: SEC forms by number, quarterly and annual reports. */
@@ -100,14 +105,26 @@ function mentions(question: string, lower: string, alias: string): boolean {
   return new RegExp(`${B}${escape(alias)}${E}`, 'u').test(lower);
 }
 
-/** A document matches a named period by its fiscal or its calendar reckoning. */
-export function periodMatches(profile: DocumentProfile | null, p: QueryPeriod): boolean {
-  if (!profile) return false;
+/**
+ * How well a document matches a named period, 0 when it does not: 1 by the document's own
+ * (fiscal) reckoning, 0.85 by its fiscal quarter number in the calendar year the quarter ended
+ * ("NVIDIA's Q1 2023" for the quarter ended April 2023, fiscal 2024's first), 0.7 by the
+ * calendar quarter its period ended in. A question that says "fiscal" takes the fiscal reckoning
+ * only, unless the document never states its fiscal period.
+ */
+export function periodMatchWeight(profile: DocumentProfile | null, p: QueryPeriod): number {
+  if (!profile) return 0;
   const d = profile.period;
   const fiscal = d.fiscalYear === p.year && (p.quarter === null || d.fiscalQuarter === p.quarter);
-  const calendar = d.calendarYear === p.year && (p.quarter === null || d.calendarQuarter === p.quarter);
-  // "fiscal 2023" prefers the fiscal reckoning, but a document that never states its fiscal year is judged by its dates.
-  return p.fiscal && d.fiscalYear !== null ? fiscal : fiscal || calendar;
+  if (fiscal) return 1;
+  if (p.fiscal && d.fiscalYear !== null) return 0;
+  if (p.quarter !== null && d.fiscalQuarter === p.quarter && d.calendarYear === p.year) return 0.85;
+  return d.calendarYear === p.year && (p.quarter === null || d.calendarQuarter === p.quarter) ? 0.7 : 0;
+}
+
+/** A document matches a named period by any reckoning of {@link periodMatchWeight}. */
+export function periodMatches(profile: DocumentProfile | null, p: QueryPeriod): boolean {
+  return periodMatchWeight(profile, p) > 0;
 }
 
 function formMatches(entry: DirectoryEntry, form: string): boolean {
@@ -119,12 +136,16 @@ function formMatches(entry: DirectoryEntry, form: string): boolean {
  * Routes a question over the indexed documents:
  * - organisations: every document whose profile alias (name, short name, ticker) the question
  *   names; the longest alias wins an overlap ("3M Company" over "3M");
- * - period: {@link findQueryPeriod}, matched by fiscal or calendar year/quarter; "latest" picks
- *   the newest period end among the candidates;
+ * - period: {@link findQueryPeriod}, weighted by {@link periodMatchWeight} (the branch keeps the
+ *   best-weighted tier); "latest" takes the newest period end of each organisation, and only
+ *   prefers it (others × 0.6) when the question compares with earlier periods;
  * - form: {@link findQueryForm}.
- * Weights: a document matching every named part 1; matching the organisation but not the period
- * or form 0.4 (the period may be counted another way than the question counts it); nothing
- * named → no weights. `docIds` are the best-weighted documents, empty when nothing was named.
+ * Weights: the product of the form and period weights for documents matching them; documents of
+ * a named organisation matching neither keep 0.4 (the period may be counted another way than the
+ * question counts it); nothing named → no weights. `docIds` are the matching documents, best
+ * first, empty when nothing was named.
+ * A period or form no document of the named organisations matches is listed in `unmatched`
+ * (the organisation's documents stay the branch; the validator will not confirm an answer).
  */
 export function routeQuery(question: string, directory: readonly DirectoryEntry[]): QueryScope {
   const text = question.normalize('NFKC');
@@ -151,34 +172,51 @@ export function routeQuery(question: string, directory: readonly DirectoryEntry[
   const named = organisations.length > 0 || period !== null || latest || form !== null;
   const docWeights: Record<string, number> = {};
   const reasons: string[] = organisations.map((o) => `organisation ${o.name} (${o.alias})`);
-  if (!named || directory.length === 0) return { organisations, period, latest, form, docWeights, docIds: [], reason: 'no organisation, period or form named' };
+  const unmatched: string[] = [];
+  if (!named || directory.length === 0) return { organisations, period, latest, form, docWeights, docIds: [], unmatched, reason: 'no organisation, period or form named' };
 
-  let best = pool;
+  // Weight per document of the pool: the form and the period multiply, "latest" prefers the newest.
+  const weight = new Map<string, number>(pool.map((d) => [d.doc_id, 1]));
+  const scale = (d: DirectoryEntry, w: number): void => void weight.set(d.doc_id, (weight.get(d.doc_id) ?? 0) * w);
   if (form) {
-    const f = best.filter((d) => formMatches(d, form));
-    if (f.length > 0) best = f;
+    const f = pool.filter((d) => formMatches(d, form));
+    if (f.length === 0) unmatched.push(`form ${form}`);
+    else for (const d of pool) if (!f.includes(d)) scale(d, 0);
     reasons.push(`form ${form}: ${f.length}`);
   }
   if (period) {
-    const p = best.filter((d) => periodMatches(d.profile, period));
-    if (p.length > 0) best = p;
-    reasons.push(`period ${period.phrase}: ${p.length}`);
+    const matched = pool.filter((d) => (weight.get(d.doc_id) ?? 0) > 0 && periodMatchWeight(d.profile, period) > 0);
+    if (matched.length === 0) unmatched.push(`period ${period.phrase}`);
+    else for (const d of pool) scale(d, periodMatchWeight(d.profile, period));
+    reasons.push(`period ${period.phrase}: ${matched.length}`);
   } else if (latest) {
-    // The newest per organisation: "Apple's and Intel's latest 10-Q" means one of each.
-    const groups = organisations.length > 0 ? organisations.map((o) => best.filter((d) => o.docIds.includes(d.doc_id))) : [best];
-    const newest = groups.flatMap((g) => {
+    // The newest per organisation ("Apple's and Intel's latest 10-Q" means one of each) is
+    // preferred, the others stay in the branch: "the latest quarter compared with the previous ones".
+    const groups = organisations.length > 0 ? organisations.map((o) => pool.filter((d) => o.docIds.includes(d.doc_id))) : [pool];
+    const comparing = COMPARING.test(text);
+    for (const g of groups) {
       const top = g.map((d) => d.profile?.period.end ?? '').sort().pop() ?? '';
-      return top ? g.filter((d) => d.profile?.period.end === top) : [];
-    });
-    if (newest.length > 0) best = newest;
-    reasons.push(`latest: ${newest.length}`);
+      for (const d of g) if (top && d.profile?.period.end !== top) scale(d, comparing ? 0.6 : 0);
+    }
+    reasons.push(comparing ? 'latest, compared with earlier periods' : 'latest');
   }
-  // Only a period or a form, matching every document: nothing to route by.
-  if (organisations.length === 0 && best.length === directory.length) return { organisations, period, latest, form, docWeights, docIds: [], reason: `${reasons.join('; ')}; matches every document` };
-  if (organisations.length === 0) pool = best;
-  for (const d of pool) docWeights[d.doc_id] = 0.4;
-  for (const d of best) docWeights[d.doc_id] = 1;
-  return { organisations, period, latest, form, docWeights, docIds: best.map((d) => d.doc_id), reason: reasons.join('; ') };
+  const matching = pool.filter((d) => (weight.get(d.doc_id) ?? 0) > 0);
+  // Only a period or a form, matching every document or none: nothing to route by.
+  if (organisations.length === 0 && (matching.length === directory.length || unmatched.length > 0)) {
+    return { organisations, period, latest, form, docWeights, docIds: [], unmatched: [], reason: `${reasons.join('; ')}; matches every document or none` };
+  }
+  if (organisations.length === 0) pool = matching;
+  // The branch holds the best-matching tier (the period by the documents' own reckoning before
+  // another); a "latest … compared with previous quarters" keeps every matching document.
+  // Tiers are per organisation: "Q3 2023" over several companies keeps each one's best match.
+  const orgOf = (d: DirectoryEntry): string => d.profile?.organisations[0]?.name ?? d.doc_id;
+  const top = new Map<string, number>();
+  for (const d of matching) top.set(orgOf(d), Math.max(top.get(orgOf(d)) ?? 0, weight.get(d.doc_id) ?? 0));
+  const best = unmatched.length > 0 ? pool : period ? matching.filter((d) => (weight.get(d.doc_id) ?? 0) === top.get(orgOf(d))) : matching;
+  // Documents of the organisation that match nothing else named keep a small prior.
+  for (const d of pool) docWeights[d.doc_id] = Math.max(0.4, unmatched.length > 0 ? 0.4 : (weight.get(d.doc_id) ?? 0));
+  best.sort((a, b) => (docWeights[b.doc_id] ?? 0) - (docWeights[a.doc_id] ?? 0) || (a.doc_id < b.doc_id ? -1 : 1));
+  return { organisations, period, latest, form, docWeights, docIds: best.map((d) => d.doc_id), unmatched, reason: reasons.join('; ') };
 }
 
 /**

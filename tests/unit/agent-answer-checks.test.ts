@@ -9,6 +9,7 @@ const scope: QueryScope = {
   form: null,
   docWeights: { 'orch-q2': 0.4, 'orch-q3': 1 },
   docIds: ['orch-q3'],
+  unmatched: [],
   reason: 'organisation Orchard Devices Inc. (orchard); period Q3 2023: 1',
 };
 
@@ -51,6 +52,12 @@ describe('checkAnswerFit', () => {
   it('fails when no quoted passage of the named documents holds a figure', () => {
     const fit = checkAnswerFit(q, scope, [{ docId: 'orch-q3', body: 'Net income is discussed in Part I, Item 2.' }]);
     expect(fit).toMatchObject({ documentOk: true, kindOk: false, kind: 'figure' });
+  });
+
+  it('a period no document of the organisation matches fails even a passage of its documents', () => {
+    const fit = checkAnswerFit("What was Orchard's net income in Q2 2019?", { ...scope, unmatched: ['period Q2 2019'] }, [{ docId: 'orch-q3', body: 'Net income was $19,881 million.' }]);
+    expect(fit.documentOk).toBe(false);
+    expect(fit.problems).toEqual(['no indexed document matches the period Q2 2019 the question names']);
   });
 
   it('without routing and for prose questions, only what can be checked is', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocumentProfile, calendarQuarterOf, findForm, findOrganisations, statedFiscalPeriod } from '../../shared/enrich/document-profile.ts';
+import { buildDocumentProfile, calendarQuarterOf, findForm, findOrganisations, fiscalFits, statedFiscalPeriod } from '../../shared/enrich/document-profile.ts';
 import { buildDocumentRecord } from '../../shared/enrich/document.ts';
 import { enrichStage } from '../../workers/enrich/enrich.stage.ts';
 
@@ -53,6 +53,17 @@ describe('document profile: 10-Q cover pages', () => {
   it('a 52/53-week quarter ended on the 1st counts in the month before', () => {
     expect(calendarQuarterOf('2023-07-01')).toEqual({ year: 2023, quarter: 2 });
     expect(calendarQuarterOf('2022-10-30')).toEqual({ year: 2022, quarter: 4 });
+  });
+
+  it("a prior period named more often than the filing's own is ruled out by the period end", () => {
+    // Intel-like: "Q1 2022" (the comparison) outnumbers "Q1 2023"; Microsoft-like: fiscal 2022's first quarter is named more than fiscal 2023's second.
+    expect(statedFiscalPeriod('Q1 2022 Q1 2022 Q1 2022 Q1 2023 Q1 2023', '2023-04-01')).toEqual({ year: 2023, quarter: 1 });
+    expect(statedFiscalPeriod('first quarter of fiscal year 2022 ×3: first quarter of fiscal year 2022, first quarter of fiscal year 2022; second quarter of fiscal year 2023', '2022-12-31')).toEqual({ year: 2023, quarter: 2 });
+    expect(fiscalFits('2023-04-30', 2024, 1)).toBe(true);
+    expect(fiscalFits('2023-07-01', 2023, 3)).toBe(true);
+    expect(fiscalFits('2023-07-01', 2024, 3)).toBe(false);
+    // Without a period end, only phrases that say "fiscal" count.
+    expect(statedFiscalPeriod('Q1 2023 Q1 2023')).toBeNull();
   });
 
   it('the fiscal period the text names most wins over prior-period comparisons', () => {

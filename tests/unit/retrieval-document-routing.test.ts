@@ -57,17 +57,43 @@ describe('routeQuery over the document directory', () => {
   it('an organisation and a period: the one filing, the others of the organisation kept at a lower weight', () => {
     const s = routeQuery('What was Rivermart’s net income in Q3 2023?', DIRECTORY);
     expect(s.docIds).toEqual(['river-2023q3']);
-    expect(s.docWeights).toEqual({ 'river-2023q2': 0.4, 'river-2023q3': 1, 'river-2018k': 0.4 });
+    // Rivermart states no fiscal period: its calendar quarter matches, at the calendar weight.
+    expect(s.docWeights).toEqual({ 'river-2023q2': 0.4, 'river-2023q3': 0.7, 'river-2018k': 0.4 });
+    expect(s.unmatched).toEqual([]);
+  });
+
+  it('a period no filing of the organisation matches is reported, the organisation still routes', () => {
+    const s = routeQuery('What was Rivermart’s net income in Q1 2020?', DIRECTORY);
+    expect(s.unmatched).toEqual(['period Q1 2020']);
+    expect(s.docIds.sort()).toEqual(['river-2018k', 'river-2023q2', 'river-2023q3']);
+  });
+
+  it('the fiscal reckoning outweighs the fiscal quarter in its calendar year, which outweighs the calendar quarter', () => {
+    const s = routeQuery('Orchard revenue in Q2 2023', DIRECTORY);
+    expect(s.docWeights).toEqual({ 'orch-2023q2': 1, 'orch-2023q3': 0.7 });
+    // The branch holds the fiscal match only; the calendar one keeps its prior.
+    expect(s.docIds).toEqual(['orch-2023q2']);
+  });
+
+  it('a fiscal quarter number in the calendar year it ended matches too ("Q3 2023" for a quarter ended October 2023, fiscal 2024 Q3)', () => {
+    const nv = filing('nv-q3', 'Verdant Chips Corporation', 'VRDC', '2023-10-29', [2024, 3], [2023, 4]);
+    expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, nv]).docIds).toEqual(['nv-q3']);
   });
 
   it('a fiscal quarter matches the fiscal reckoning; a calendar quarter either', () => {
     expect(routeQuery('Orchard revenue in the third quarter of fiscal 2023', DIRECTORY).docIds).toEqual(['orch-2023q3']);
-    // Calendar 2023 Q2 is Orchard's fiscal Q3 (quarter ended July 1): the question did not say fiscal.
-    expect(routeQuery('Orchard revenue in Q2 2023', DIRECTORY).docIds.sort()).toEqual(['orch-2023q2', 'orch-2023q3']);
+    // Calendar 2023 Q1 is Orchard's fiscal Q2 (quarter ended April 1): the question did not say fiscal.
+    expect(routeQuery('Orchard revenue in Q1 2023', DIRECTORY).docIds).toEqual(['orch-2023q2']);
   });
 
-  it('tickers match as written in capitals; "latest" takes the newest period of the organisation', () => {
-    expect(routeQuery('RVMT latest 10-Q operating income', DIRECTORY).docIds).toEqual(['river-2023q3']);
+  it('tickers match as written in capitals; "latest" prefers the newest period of the organisation, keeps the others', () => {
+    const s = routeQuery('RVMT latest 10-Q operating income compared with the previous quarter', DIRECTORY);
+    expect(s.docIds).toEqual(['river-2023q3', 'river-2023q2']);
+    expect(s.docWeights).toEqual({ 'river-2023q3': 1, 'river-2023q2': 0.6, 'river-2018k': 0.4 });
+    // Without a comparison, the latest filing alone.
+    const only = routeQuery("What was RVMT's operating income in the latest 10-Q?", DIRECTORY);
+    expect(only.docIds).toEqual(['river-2023q3']);
+    expect(only.docWeights).toEqual({ 'river-2023q3': 1, 'river-2023q2': 0.4, 'river-2018k': 0.4 });
     expect(routeQuery('the rvmt thing', DIRECTORY).docIds).toEqual([]);
   });
 

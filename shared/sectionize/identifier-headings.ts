@@ -4,6 +4,8 @@ import type { Heading } from './heading.ts';
 // A framework core printed as a table of identifiers (NIST CSF): functions "IDENTIFY (ID)",
 // categories "Asset Management (ID.AM): <outcome>", subcategories "ID.AM-1: <outcome>".
 const FUNCTION = /^(\p{Lu}[\p{Lu} ]{2,30}\p{Lu})\s*\(([A-Z]{2})\)$/u;
+// A table's first row may print the function and the category cells on one line.
+const FUNCTION_THEN_CATEGORY = /^(\p{Lu}[\p{Lu} ]{2,30}\p{Lu}\s*\(([A-Z]{2})\))\s+(\p{Lu}.*\(\2\.[A-Z]{2}\).*)$/u;
 const CATEGORY = /^(\p{Lu}[^():]{2,100}?\s*\(([A-Z]{2})\.([A-Z]{2})\))\s*:?\s*(.*)$/u;
 // The outcome starts a sentence: "ID.AM-1 and PR.AC-1 are referenced …" is prose, not a row.
 const SUBCATEGORY = /^([A-Z]{2})\.([A-Z]{2})-(\d{1,3})\s*[:.]?\s+\p{Lu}/u;
@@ -12,6 +14,23 @@ const SUBCATEGORY = /^([A-Z]{2})\.([A-Z]{2})-(\d{1,3})\s*[:.]?\s+\p{Lu}/u;
 const RANK = { function: 20, category: 21, subcategory: 22 } as const;
 /** Fewer subcategory rows than this are mentions, not a framework table. */
 const MIN_SUBCATEGORIES = 3;
+/** A subcategory's outcome wraps over at most this many lines of its cell. */
+const MAX_TITLE_LINES = 4;
+
+/**
+ * Lines a subcategory's outcome occupies in its cell: the lines right below at the same
+ * indentation that continue it in lower case ("ID.AM-1: Physical devices and" / "systems …").
+ */
+function cellSpan(i: number, lines: readonly FlatLine[]): number {
+  const first = lines[i];
+  let span = 1;
+  while (first && span < MAX_TITLE_LINES) {
+    const next = lines[i + span];
+    if (!next || next.page !== first.page || Math.abs(next.x - first.x) > 2 || next.gapBefore > 1.5 || !/^\p{Ll}/u.test(next.text)) break;
+    span++;
+  }
+  return span;
+}
 
 /**
  * Headings of a framework whose structure is a table of identifiers: function → category →
@@ -27,13 +46,21 @@ export function identifierHeadings(lines: readonly FlatLine[], dropped: Readonly
   const functions: Array<{ h: Heading; code: string }> = [];
   lines.forEach((line, i) => {
     if (dropped.has(i) || taken.has(i)) return;
-    const text = line.text.trim();
+    let text = line.text.trim();
     const sub = SUBCATEGORY.exec(text);
     if (sub) {
       const id = `${sub[1]}.${sub[2]}-${Number(sub[3])}`;
-      if (!seen.has(id)) subs.push({ line: i, span: 1, title: text, rest: '', rank: RANK.subcategory, source: 'pattern' });
+      const span = cellSpan(i, lines);
+      const title = lines.slice(i, i + span).map((l) => l.text.trim()).join(' ');
+      if (!seen.has(id)) subs.push({ line: i, span, title, rest: '', rank: RANK.subcategory, source: 'pattern' });
       seen.add(id);
       return;
+    }
+    const both = FUNCTION_THEN_CATEGORY.exec(text);
+    if (both) {
+      // The function precedes the category on its line: a virtual heading (span 0) before it.
+      functions.push({ h: { line: i, span: 0, title: both[1] ?? '', rest: '', rank: RANK.function, source: 'pattern' }, code: both[2] ?? '' });
+      text = both[3] ?? '';
     }
     const cat = CATEGORY.exec(text);
     if (cat) {

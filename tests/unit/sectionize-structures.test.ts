@@ -10,7 +10,7 @@ import type { ExtractedDocument, OutlineEntry } from '../../shared/domain/extrac
 import { Section } from '../../shared/domain/section.ts';
 import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { sectionizeStage } from '../../workers/sectionize/sectionize.stage.ts';
-import { textPdf } from '../fixtures/pdf-builders.ts';
+import { buildPdf, textPdf, type TextRun } from '../fixtures/pdf-builders.ts';
 import { cjkCMapPdf } from '../fixtures/raw-pdf.ts';
 
 type L = string | { text: string; size?: number };
@@ -140,6 +140,27 @@ describe('identifier tables (NIST CSF)', () => {
     const sections = wellFormed(sectionizeStage(doc));
     expect(sections.filter((s) => /^(?:ID|PR)\.[A-Z]{2}-\d/u.test(s.title))).toHaveLength(5);
     expect(pathOf(sections, 'PR.AC-1')?.slice(-3, -1)).toEqual(['PROTECT (PR)', 'Identity Management, Authentication and Access Control (PR.AC)']);
+  });
+
+  it('reads the table as printed: cells in columns, wrapped, function and category on one line', async () => {
+    // Function | Category | Subcategory | References, each cell wrapped within its column.
+    const columns = [40, 130, 330, 560];
+    const rows: string[][][] = [
+      [['IDENTIFY (ID)'], ['Asset Management (ID.AM): The', 'data, personnel, devices, systems,', 'and facilities are identified.'], ['ID.AM-1: Physical devices and', 'systems within the organization', 'are inventoried'], ['CIS CSC 1', 'COBIT 5 BAI09.01']],
+      [[], [], ['ID.AM-2: Software platforms and', 'applications are inventoried'], ['CIS CSC 2']],
+      [[], ['Business Environment (ID.BE):', 'The mission is understood.'], ['ID.BE-1: The role in the supply', 'chain is identified'], ['COBIT 5 APO08.01']],
+    ];
+    const runs: TextRun[] = [];
+    let y = 540;
+    for (const row of rows) {
+      row.forEach((cell, k) => cell.forEach((text, i) => runs.push({ text, x: columns[k] ?? 40, y: y - i * 12, size: 9 })));
+      y -= Math.max(...row.map((c) => c.length)) * 12 + 8;
+    }
+    const doc = await extractStage({ bytes: await buildPdf({ pages: [{ runs, width: 842, height: 595 }] }) }, LIMITS);
+    const sections = wellFormed(sectionizeStage(doc));
+    expect(pathOf(sections, 'ID.AM-1')).toEqual(['IDENTIFY (ID)', 'Asset Management (ID.AM)', 'ID.AM-1: Physical devices and systems within the organization are inventoried']);
+    expect(sections.find((s) => s.title.startsWith('ID.AM-1'))?.text).toMatch(/^CIS CSC 1\s+COBIT 5 BAI09\.01$/u);
+    expect(pathOf(sections, 'ID.BE-1')).toEqual(['IDENTIFY (ID)', 'Business Environment (ID.BE)', 'ID.BE-1: The role in the supply chain is identified']);
   });
 
   it('builds the table, but leaves identifiers mentioned in prose alone', () => {

@@ -10,6 +10,8 @@ export interface TocOptions {
 }
 
 const DEFAULTS: TocOptions = { minLeaderEntries: 3, minBareEntries: 6 };
+// How a line of body text ends, and a wrapped TOC entry does not.
+const SENTENCE_END = /(?:[.!?。]|다|요)["'”’)]?$/u;
 const TOC_TITLE = /^(?:table of contents|contents|목\s?차|차\s?례|list of (?:figures|tables))$/iu;
 
 /**
@@ -72,8 +74,10 @@ export function findTocLines(
         } else bare++;
         end = j;
         j++;
-      } else if (entry(j + 1)) {
-        j++; // a stray line inside the run
+      } else if (entry(j + 1) && !SENTENCE_END.test(lines[j]?.text ?? '')) {
+        // A stray line inside the run (a wrapped entry); one that ends a sentence is the
+        // text of the heading above (a rule's articles with one-line bodies), so no TOC.
+        j++;
       } else {
         break;
       }

@@ -263,6 +263,20 @@ describe('Korean rules', () => {
     expect(sections.find((s) => s.title === '제2조(정의)')?.text).toMatch(/^이 규정에서 사용하는 용어의 뜻은 다음과 같다\.\n/u);
   });
 
+  it('splits out articles whose title stands on its own line above a one-line body', () => {
+    // Heading, one line, heading, one line …: shaped like a table of contents with wrapped
+    // entries, but each line between ends a sentence, so it is the articles' text.
+    const lines = ['학칙 시행세칙', '제1장 총칙'];
+    const names = ['목적', '정의', '적용범위', '학년도', '학기', '수업일수', '휴업일', '수업시간', '학점'];
+    names.forEach((name, k) => lines.push(`제${k + 1}조(${name})`, `이 세칙은 ${name}에 관하여 필요한 사항을 정한다.`));
+    lines.push('제2장 입학', '제10조(입학시기) 입학시기는 매 학기 초로 한다. 다만, 필요한 경우', '총장이 따로 정할 수 있다.', '제11조(입학자격) 입학자격은 고등학교를 졸업한 사람으로 한다.');
+    const sections = wellFormed(sectionizeStage(docOf([lines])));
+    expect(sections.filter((s) => /^제\d+조/u.test(s.title)).map((s) => s.title.replace(/\(.*$/u, ''))).toEqual(Array.from({ length: 11 }, (_, k) => `제${k + 1}조`));
+    expect(pathOf(sections, '제5조')).toEqual(['제1장 총칙', '제5조(학기)']);
+    expect(sections.find((s) => s.title === '제5조(학기)')?.text).toBe('이 세칙은 학기에 관하여 필요한 사항을 정한다.');
+    expect(sections.filter((s) => /^제\d+장/u.test(s.title)).map((s) => s.title)).toEqual(['제1장 총칙', '제2장 입학']);
+  });
+
   it('splits out the chapter printed on the line of its first article', () => {
     const lines = ['제1장 총칙 제1조(목적) 이 규정은 연구실의 안전관리에 필요한 사항을 정한다.', ...KO_RULE.slice(3)];
     const sections = wellFormed(sectionizeStage(docOf([lines])));

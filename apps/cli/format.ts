@@ -40,7 +40,7 @@ export function formatStatuses(statuses: DocStatus[], opts: { bars?: boolean } =
     opts.bars ? progressBar(documentProgress(s), 12) : '',
     s.pageCount === null ? '' : `${s.pageCount}p`,
     s.chunkCount === null ? '' : `${s.chunkCount} chunks`,
-    s.state === 'failed' ? `${s.errorCode}: ${s.errorMessage}` : (s.warnings ?? []).map((w) => `warning ${w.code}: ${w.message}`).join('; '),
+    s.state === 'failed' ? `${s.errorCode}: ${s.errorMessage}` : [...(s.profile?.label ? [s.profile.label] : []), ...(s.warnings ?? []).map((w) => `warning ${w.code}: ${w.message}`)].join('; '),
   ]);
   const counts = statuses.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.state]: (acc[s.state] ?? 0) + 1 }), {});
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');

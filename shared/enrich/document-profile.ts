@@ -90,8 +90,10 @@ export function findOrganisations(lines: readonly string[]): DocumentOrganisatio
   }
   if (!name) {
     const file = head.findIndex((l) => /commission file (?:number|no)/i.test(l));
-    const from = file >= 0 ? file + 1 : 0;
-    name = head.slice(from, from + 40).find((l) => isOrgLine(l))?.trim() ?? null;
+    if (file >= 0) name = head.slice(file + 1, file + 40).find((l) => isOrgLine(l))?.trim() ?? null;
+    // Elsewhere only a line of its own near the top: not the wrapped tail of a sentence
+    // ("… offices of Larkspur" / "Systems, Inc.").
+    else name = head.slice(0, 6).find((l, i) => isOrgLine(l) && (i === 0 || !/[\p{Ll},]$/u.test(head[i - 1] ?? '')))?.trim() ?? null;
   }
   if (!name) return [];
   const shown = displayName(name.replace(/\s*\(.*\)\s*$/, ''));
@@ -186,7 +188,7 @@ export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPer
     period.fiscalYear = period.calendarYear;
   }
   const edition = /\b(?:version|edition|revision|rev\.)\s*:?\s*([0-9][\w.-]*)/i.exec(head) ?? /\[\s*((?:법률|대통령령|총리령|[가-힣]+부령)\s*제\s*\d+\s*호)/u.exec(head);
-  if (edition?.[1]) period.edition = edition[1].replace(/\s+/g, ' ').trim();
+  if (edition?.[1]) period.edition = edition[1].replace(/\s+/g, ' ').replace(/[.,;:]+$/, '').trim();
   if (!period.end) {
     const ko = new RegExp(`\\[?시행\\s*(${KO_DATE})`, 'u').exec(head);
     const en = new RegExp(`(?:effective(?:\\s+date)?|as\\s+of)\\s*:?\\s*(${EN_DATE}|\\d{4}-\\d{2}-\\d{2})`, 'i').exec(head);
@@ -195,6 +197,11 @@ export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPer
     if (period.end) period.calendarYear = Number(period.end.slice(0, 4));
   }
   return period;
+}
+
+/** Forms that report on a period (SEC filings, annual reports), as opposed to ones in effect from a date. */
+export function isReportForm(form: string | null): boolean {
+  return form !== null && (/^(?:10-[KQ]|8-K|20-F|6-K|40-F|11-K)$/i.test(form) || /annual report/i.test(form));
 }
 
 /** "Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3 · period ended 2023-07-01". */
@@ -209,19 +216,20 @@ export function profileLabel(p: Omit<DocumentProfile, 'label'>): string {
   if (period.fiscalYear !== null) parts.push(`fiscal ${period.fiscalYear}${period.fiscalQuarter ? ` Q${period.fiscalQuarter}` : ''}`);
   if (period.calendarQuarter !== null && period.calendarYear !== null) parts.push(`calendar ${period.calendarYear} Q${period.calendarQuarter}`);
   if (period.edition) parts.push(`edition ${period.edition}`);
-  if (period.end) parts.push(`${p.form === 'law' || p.form === 'policy' || !p.form ? 'effective' : 'period ended'} ${period.end}`);
+  if (period.end) parts.push(`${isReportForm(p.form) ? 'period ended' : 'effective'} ${period.end}`);
   return parts.join(' · ');
 }
 
 /**
  * The document's profile from its first pages' lines (title page, cover, running headers) and,
  * for the fiscal period a 10-Q names in its text, the body. The sidecar wins field by field:
- * `organisations`, `form`, `fiscal_year`, `fiscal_quarter`, `period_end`, `edition`.
+ * `organisations`, `form` (else its `doc_type`), `fiscal_year`, `fiscal_quarter`, `period_end`,
+ * `edition`.
  */
 export function buildDocumentProfile(firstPagesText: string, bodyText: string, meta: DocumentMeta = {}): DocumentProfile {
   const lines = firstPagesText.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '');
   const organisations = meta.organisations ? meta.organisations.map((name) => ({ name, aliases: organisationAliases(name) })) : findOrganisations(lines);
-  const form = meta.form ?? findForm(lines) ?? (meta.doc_type && meta.doc_type !== 'unknown' ? meta.doc_type : null);
+  const form = meta.form ?? (meta.doc_type && meta.doc_type !== 'unknown' ? meta.doc_type : null) ?? findForm(lines);
   const period = findPeriod(lines, bodyText);
   if (meta.period_end) {
     period.end = meta.period_end;

@@ -107,9 +107,10 @@ function mentions(question: string, lower: string, alias: string): boolean {
 
 /**
  * How well a document matches a named period, 0 when it does not: 1 by the document's own
- * (fiscal) reckoning, 0.85 by its fiscal quarter number in the calendar year the quarter ended
- * ("NVIDIA's Q1 2023" for the quarter ended April 2023, fiscal 2024's first), 0.7 by the
- * calendar quarter its period ended in. A question that says "fiscal" takes the fiscal reckoning
+ * (fiscal) reckoning, or by its fiscal quarter number in the calendar year the quarter ended
+ * ("NVIDIA's Q3 2023" is read both ways: fiscal 2023's third quarter, ended October 2022, and
+ * the third quarter it reported in 2023, fiscal 2024's), 0.7 by the calendar quarter its
+ * period ended in. A question that says "fiscal" takes the fiscal reckoning
  * only, unless the document never states its fiscal period.
  */
 export function periodMatchWeight(profile: DocumentProfile | null, p: QueryPeriod): number {
@@ -118,7 +119,7 @@ export function periodMatchWeight(profile: DocumentProfile | null, p: QueryPerio
   const fiscal = d.fiscalYear === p.year && (p.quarter === null || d.fiscalQuarter === p.quarter);
   if (fiscal) return 1;
   if (p.fiscal && d.fiscalYear !== null) return 0;
-  if (p.quarter !== null && d.fiscalQuarter === p.quarter && d.calendarYear === p.year) return 0.85;
+  if (p.quarter !== null && d.fiscalQuarter === p.quarter && d.calendarYear === p.year) return 1;
   return d.calendarYear === p.year && (p.quarter === null || d.calendarQuarter === p.quarter) ? 0.7 : 0;
 }
 

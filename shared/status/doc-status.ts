@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentProfile, parseProfile } from '../domain/document.ts';
 
 export const DOC_STATES = ['queued', 'running', 'indexed', 'failed', 'deleting', 'deleted'] as const;
 export type DocState = (typeof DOC_STATES)[number];
@@ -47,6 +48,8 @@ export const DocStatus = z.object({
   chunkCount: z.number().int().nullable(),
   /** Set by a stage that indexed the document with reservations; absent when there are none. */
   warnings: z.array(StatusWarning).optional(),
+  /** What the document is about (organisations, period, form), once indexed; absent before. */
+  profile: DocumentProfile.optional(),
   registeredAt: z.string(),
   updatedAt: z.string(),
 });
@@ -59,6 +62,7 @@ export function parseStatusHash(h: Record<string, string>): DocStatus | null {
   for (const [k, v] of Object.entries(h)) if (k.startsWith('t_')) timings[k.slice(2)] = Number(v);
   const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
   const warnings = parseWarnings(h.warnings);
+  const profile = parseProfile(h.profile);
   return DocStatus.parse({
     docId: h.doc_id,
     sourceKey: h.source_key ?? '',
@@ -73,6 +77,7 @@ export function parseStatusHash(h: Record<string, string>): DocStatus | null {
     pageCount: num(h.page_count),
     chunkCount: num(h.chunk_count),
     ...(warnings ? { warnings } : {}),
+    ...(profile ? { profile } : {}),
     registeredAt: h.registered_at ?? '',
     updatedAt: h.updated_at ?? '',
   });

@@ -86,6 +86,8 @@ describe.skipIf(!REDIS_AVAILABLE)('routing over look-alike filings', () => {
       period: { end: '2023-07-01', fiscalYear: 2023, fiscalQuarter: 3 },
     });
     expect(doc?.doc_type).toBe('10-Q');
+    // The status record shows it (quarry status, GET /v1/documents/:id).
+    expect((await service.ports.status.get(ORCHARD_Q3))?.profile?.label).toBe('Orchard Devices Inc. (ORCD) · 10-Q · fiscal 2023 Q3 · calendar 2023 Q2 · period ended 2023-07-01');
   });
 
   it('a question naming one company and period cites that filing, validates, and is qualified by its period', async () => {

@@ -61,6 +61,21 @@ describe.skipIf(!REDIS_AVAILABLE)('status store and document lock (real Redis)',
     expect(await s.isCurrent('d', V1, g1)).toBe(false);
   });
 
+  it('keeps the profile an indexed version was given; a new registration clears it', async () => {
+    const s = createStatusStore(redis, 'st-profile');
+    const profile = {
+      organisations: [{ name: 'Orchard Devices Inc.', aliases: ['orchard devices inc.', 'orchard', 'orcd'] }],
+      form: '10-Q',
+      period: { end: '2023-07-01', fiscalYear: 2023, fiscalQuarter: 3, calendarYear: 2023, calendarQuarter: 2, edition: null },
+      label: 'Orchard Devices Inc. (ORCD) · 10-Q · fiscal 2023 Q3 · calendar 2023 Q2 · period ended 2023-07-01',
+    };
+    const { gen } = await s.register({ docId: 'd', sourceKey: 'k', version: V1 });
+    await s.update('d', V1, gen, { state: 'indexed', profile });
+    expect((await s.get('d'))?.profile).toEqual(profile);
+    await s.register({ docId: 'd', sourceKey: 'k', version: V2 });
+    expect((await s.get('d'))?.profile).toBeUndefined();
+  });
+
   it('records failures and timings', async () => {
     const s = createStatusStore(redis, 'st3');
     const { gen } = await s.register({ docId: 'd', sourceKey: 'k', version: V1 });

@@ -49,6 +49,17 @@ describe('cli formatting', () => {
     expect(out).toMatch(/c\s+indexed\s+3p\s+4 chunks\s+warning GARBLED_TEXT: The text layer of page 2 decodes to garbage/);
   });
 
+  it("shows what an indexed document is about (its profile's line)", () => {
+    const profile = {
+      organisations: [{ name: 'Orchard Devices Inc.', aliases: ['orchard', 'orcd'] }],
+      form: '10-Q',
+      period: { end: '2023-07-01', fiscalYear: 2023, fiscalQuarter: 3, calendarYear: 2023, calendarQuarter: 2, edition: null },
+      label: 'Orchard Devices Inc. (ORCD) · 10-Q · fiscal 2023 Q3',
+    };
+    const out = formatStatuses([{ ...base, docId: 'c', state: 'indexed', chunkCount: 4, profile }]);
+    expect(out).toMatch(/c\s+indexed\s+3p\s+4 chunks\s+Orchard Devices Inc\. \(ORCD\) · 10-Q · fiscal 2023 Q3/);
+  });
+
   it('parses --only and names unknown stages', () => {
     expect(parseStages('extract, chunk')).toEqual(['extract', 'chunk']);
     // Every worker: the seven ingest stages first, then the others (memory, facets, …).

@@ -75,9 +75,12 @@ describe('routeQuery over the document directory', () => {
     expect(s.docIds).toEqual(['orch-2023q2']);
   });
 
-  it('a fiscal quarter number in the calendar year it ended matches too ("Q3 2023" for a quarter ended October 2023, fiscal 2024 Q3)', () => {
-    const nv = filing('nv-q3', 'Verdant Chips Corporation', 'VRDC', '2023-10-29', [2024, 3], [2023, 4]);
-    expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, nv]).docIds).toEqual(['nv-q3']);
+  it('a fiscal quarter number in the calendar year it ended matches as well as the fiscal year ("Q3 2023": fiscal 2023 Q3 and fiscal 2024 Q3, ended October 2023)', () => {
+    const nv23 = filing('nv-fy23q3', 'Verdant Chips Corporation', 'VRDC', '2022-10-30', [2023, 3], [2022, 4]);
+    const nv24 = filing('nv-fy24q3', 'Verdant Chips Corporation', 'VRDC', '2023-10-29', [2024, 3], [2023, 4]);
+    expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, nv23, nv24]).docIds).toEqual(['nv-fy23q3', 'nv-fy24q3']);
+    // "fiscal" settles it.
+    expect(routeQuery('Verdant revenue in the third quarter of fiscal 2023', [...DIRECTORY, nv23, nv24]).docIds).toEqual(['nv-fy23q3']);
   });
 
   it('a fiscal quarter matches the fiscal reckoning; a calendar quarter either', () => {

@@ -32,7 +32,8 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
     await ctx.store.upsertDocuments([enriched.document]);
     await ctx.store.upsertChunks(rows);
     const { deletedChunks } = await ctx.store.deleteByDoc(docId, { exceptVersion: version });
-    await ctx.status.update(docId, version, gen, { state: 'indexed', chunkCount: rows.length, error: null });
+    // The profile goes on the status record too: `quarry status` and GET /v1/documents/:id show it.
+    await ctx.status.update(docId, version, gen, { state: 'indexed', chunkCount: rows.length, error: null, profile: enriched.document.profile ?? null });
     return { upsertedChunks: rows.length, deletedStaleChunks: deletedChunks };
   });
   if (!outcome) return { upsertedChunks: 0, deletedStaleChunks: 0, superseded: true };

@@ -37,9 +37,11 @@ const KO_MARKER = /^제\s{0,2}(\d{1,4})\s{0,2}(편|장|절|관|조)(?:\s?의\s?(
 // Particles that show a division marker printed without a space is a reference ("제2장에서").
 const KO_PARTICLE = /^(?:은|는|이|가|을|를|의|에|와|과|로|으로|및|또는|부터|까지|내지|중|별|\d)/u;
 // Brackets around an article's title besides "(": full-width and lenticular ones ("제2조【정의】").
-const KO_BRACKETS: Readonly<Record<string, string>> = { '(': ')', '（': '）', '【': '】', '［': '］', '[': ']', '〔': '〕', '「': '」' };
+// Not 「」 or [ ]: an untitled article's text may start with a law's name or an annex reference
+// ("제3조 「산업안전보건법」에 따른 …", "제5조 [별표 1]의 기준에 따라 …").
+const KO_BRACKETS: Readonly<Record<string, string>> = { '(': ')', '（': '）', '【': '】', '［': '］' };
 // An article starting later on a chapter's or section's line ("제1장 총칙 제1조(목적) 이 규정은").
-const KO_INNER_ARTICLE = /\s(제\s{0,2}\d{1,4}\s{0,2}조(?:\s?의\s?\d{1,3})?\s?[(（【［[〔「].*)$/u;
+const KO_INNER_ARTICLE = /\s(제\s{0,2}\d{1,4}\s{0,2}조(?:\s?의\s?\d{1,3})?\s?[(（【［].*)$/u;
 // Words that show "제N조" is a reference inside a sentence, not the article's own heading.
 const KO_REFERENCE_FOLLOWER = /^(?:및|또는|부터|까지|내지|에|의|를|을|과|와|·|ㆍ|,|제\s?\d|본문|단서|각\s?호|전단|후단)/u;
 const SUPPLEMENT = /^(?:부\s?칙(?=$|\s|<|\()|\[(?:별표|별지)[^\]]*\])/u;

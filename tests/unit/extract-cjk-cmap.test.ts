@@ -3,10 +3,14 @@
  * not embedded, encoded with UniKS-UCS2-H / UniJIS-UCS2-H and without ToUnicode): without the
  * CMap data such a file has "no text layer"; with it the text is recovered, sectioned and chunked.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getResolvedPDFJS } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNK_POLICIES } from '../../shared/chunk/policy.ts';
 import type { ExtractedDocument } from '../../shared/domain/extracted.ts';
 import { extractIsolated } from '../../shared/pdf/isolated-extract.ts';
+import { pdfjsDataPaths } from '../../shared/pdf/pdfjs-data.ts';
 import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { chunkStage } from '../../workers/chunk/chunk.stage.ts';
 import { sectionizeStage } from '../../workers/sectionize/sectionize.stage.ts';
@@ -25,6 +29,15 @@ function lines(doc: ExtractedDocument): string[] {
 }
 
 describe('CJK text that needs pdf.js CMaps', () => {
+  it('takes the CMaps from the pdfjs-dist release that unpdf bundles', async () => {
+    // Packed CMaps are read by the bundled pdf.js: the data must come from the same release.
+    const { cMapUrl, standardFontDataUrl } = pdfjsDataPaths();
+    const pkg = JSON.parse(readFileSync(path.join(cMapUrl, '..', 'package.json'), 'utf8')) as { version: string };
+    expect(pkg.version).toBe((await getResolvedPDFJS()).version);
+    expect(readFileSync(path.join(cMapUrl, 'UniKS-UCS2-H.bcmap')).length).toBeGreaterThan(0);
+    expect(readFileSync(path.join(standardFontDataUrl, 'LiberationSans-Regular.ttf')).length).toBeGreaterThan(0);
+  });
+
   it('recovers Korean text of a non-embedded UniKS-UCS2-H font, and sections and chunks it', async () => {
     const doc = await extractStage({ bytes: cjkCMapPdf(KOREAN, 'ko') }, LIMITS);
     expect(lines(doc)).toEqual(KOREAN.flat());

@@ -228,6 +228,7 @@ const KO_RULE: string[] = [
   '제2조【정의】 이 규정에서 사용하는 용어의 뜻은 다음과 같다.',
   '1. “연구실”이란 연구활동이 이루어지는 장소를 말한다.',
   '제3조 ［적용범위］ 이 규정은 모든 연구실에 적용한다.',
+  '제3조의2 「연구실 안전환경 조성에 관한 법률」에 따른 사항은 그 법률을 따른다.',
   '제2장 안전관리 체계',
   '제1절 책임과 권한',
   '제4조(책임자) 연구실책임자는 안전관리를 총괄한다.',
@@ -249,6 +250,7 @@ describe('Korean rules', () => {
       '제1조(목적)',
       '제2조(정의)',
       '제3조(적용범위)',
+      '제3조의2',
       '제4조(책임자)',
       '제5조(관리자)',
       '제6조(정기점검)',
@@ -287,7 +289,7 @@ describe('Korean rules', () => {
   it('does so through a generated PDF in a CJK font read with CMaps', async () => {
     const doc = await extractStage({ bytes: cjkCMapPdf([KO_RULE.slice(0, 9), KO_RULE.slice(9)], 'ko') }, LIMITS);
     const sections = wellFormed(sectionizeStage(doc));
-    expect(sections.filter((s) => /^제\d+조/u.test(s.title))).toHaveLength(10);
+    expect(sections.filter((s) => /^제\d+조/u.test(s.title))).toHaveLength(11);
     expect(pathOf(sections, '제7조')).toEqual(['제2장 안전관리 체계', '제2절 점검', '제7조(특별점검)']);
   });
 });

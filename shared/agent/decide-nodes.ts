@@ -109,13 +109,20 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
     verdict = 'PIVOT';
     reason = `weak grounding (${round(confidence)})`;
   }
+  // A period that reads two ways (fiscal and calendar) may be answered, never confirmed: no loop
+  // would make it less ambiguous.
+  const ambiguous = verdict === 'OK' && s.scope?.ambiguousPeriod === true;
+  if (ambiguous) {
+    verdict = 'AMBIGUOUS';
+    reason = `${reason}; but ${s.scope?.period?.phrase ?? 'the period'} names different filings by fiscal and by calendar reckoning`;
+  }
   const ok = verdict === 'OK';
-  const loopAgain = !ok && s.loops < maxLoops;
+  const loopAgain = !ok && !ambiguous && s.loops < maxLoops;
   const fallback = !ok && !loopAgain;
   return {
     update: {
-      verdict: fallback ? 'FALLBACK' : verdict,
-      reason: fallback ? `${reason}; no loops left` : reason,
+      verdict: fallback && !ambiguous ? 'FALLBACK' : verdict,
+      reason: fallback && !ambiguous ? `${reason}; no loops left` : reason,
       confidence,
       validated: ok,
       fallback,

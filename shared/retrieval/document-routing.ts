@@ -40,6 +40,12 @@ export interface QueryScope {
   docIds: string[];
   /** Parts the question named that no document (of the named organisations) matches, e.g. "period Q2 2019". */
   unmatched: string[];
+  /**
+   * The named period fits one organisation's documents by different reckonings ("Q3 2023" is
+   * Microsoft's fiscal third quarter, ended March 2023, and the calendar quarter ended September
+   * 2023): an answer can be given, not confirmed.
+   */
+  ambiguousPeriod: boolean;
   /** Why, for the trace ("organisation Apple Inc.; period Q3 2023: 1 of 4"). */
   reason: string;
 }
@@ -78,7 +84,7 @@ export function findQueryPeriod(question: string): QueryPeriod | null {
 }
 
 /** "The latest quarter compared with the previous ones": the earlier periods are asked about too. */
-const COMPARING = /\b(?:previous|prior|preceding|earlier|compar\w*|versus|vs\.?|over\s+time|across|trends?|evolv\w*|other\s+quarters)\b|이전|전기|비교/iu;
+const COMPARING = /\b(?:previous|prior|preceding|earlier|past|other|last\s+(?:few|several|\d+))\s+(?:\w+\s+)?(?:quarters?|periods?|years?|filings?|reports?|10-qs?)\b|\bover\s+time\b|\bacross\s+(?:the\s+)?(?:quarters|periods|years|filings)\b|\bquarter[-\s]over[-\s]quarter\b|\byear[-\s]over[-\s]year\b|이전\s*분기|전\s*분기|분기별/iu;
 
 const LATEST = /\b(?:latest|most\s+recent|newest|last\s+(?:reported\s+)?(?:quarter|10-q|10-k|filing|report))\b|최근|최신|가장\s*최근/iu;
 
@@ -174,7 +180,7 @@ export function routeQuery(question: string, directory: readonly DirectoryEntry[
   const docWeights: Record<string, number> = {};
   const reasons: string[] = organisations.map((o) => `organisation ${o.name} (${o.alias})`);
   const unmatched: string[] = [];
-  if (!named || directory.length === 0) return { organisations, period, latest, form, docWeights, docIds: [], unmatched, reason: 'no organisation, period or form named' };
+  if (!named || directory.length === 0) return { organisations, period, latest, form, docWeights, docIds: [], unmatched, ambiguousPeriod: false, reason: 'no organisation, period or form named' };
 
   // Weight per document of the pool: the form and the period multiply, "latest" prefers the newest.
   const weight = new Map<string, number>(pool.map((d) => [d.doc_id, 1]));
@@ -204,7 +210,7 @@ export function routeQuery(question: string, directory: readonly DirectoryEntry[
   const matching = pool.filter((d) => (weight.get(d.doc_id) ?? 0) > 0);
   // Only a period or a form, matching every document or none: nothing to route by.
   if (organisations.length === 0 && (matching.length === directory.length || unmatched.length > 0)) {
-    return { organisations, period, latest, form, docWeights, docIds: [], unmatched: [], reason: `${reasons.join('; ')}; matches every document or none` };
+    return { organisations, period, latest, form, docWeights, docIds: [], unmatched: [], ambiguousPeriod: false, reason: `${reasons.join('; ')}; matches every document or none` };
   }
   if (organisations.length === 0) pool = matching;
   // The branch holds the best-matching tier (the period by the documents' own reckoning before
@@ -217,7 +223,10 @@ export function routeQuery(question: string, directory: readonly DirectoryEntry[
   // Documents of the organisation that match nothing else named keep a small prior.
   for (const d of pool) docWeights[d.doc_id] = Math.max(0.4, unmatched.length > 0 ? 0.4 : (weight.get(d.doc_id) ?? 0));
   best.sort((a, b) => (docWeights[b.doc_id] ?? 0) - (docWeights[a.doc_id] ?? 0) || (a.doc_id < b.doc_id ? -1 : 1));
-  return { organisations, period, latest, form, docWeights, docIds: best.map((d) => d.doc_id), unmatched, reason: reasons.join('; ') };
+  // Ambiguous: some organisation has more than one document matching the period, by different reckonings.
+  const ambiguousPeriod = period !== null && !period.fiscal && [...top.keys()].some((org) => matching.filter((d) => orgOf(d) === org).length > 1);
+  if (ambiguousPeriod) reasons.push('period ambiguous between fiscal and calendar reckonings');
+  return { organisations, period, latest, form, docWeights, docIds: best.map((d) => d.doc_id), unmatched, ambiguousPeriod, reason: reasons.join('; ') };
 }
 
 /**

@@ -10,6 +10,7 @@ const scope: QueryScope = {
   docWeights: { 'orch-q2': 0.4, 'orch-q3': 1 },
   docIds: ['orch-q3'],
   unmatched: [],
+  ambiguousPeriod: false,
   reason: 'organisation Orchard Devices Inc. (orchard); period Q3 2023: 1',
 };
 

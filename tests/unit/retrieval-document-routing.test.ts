@@ -71,6 +71,9 @@ describe('routeQuery over the document directory', () => {
   it('the fiscal reckoning outweighs the fiscal quarter in its calendar year, which outweighs the calendar quarter', () => {
     const s = routeQuery('Orchard revenue in Q2 2023', DIRECTORY);
     expect(s.docWeights).toEqual({ 'orch-2023q2': 1, 'orch-2023q3': 0.7 });
+    // Fiscal Q2 and calendar Q2 are different filings: an answer cannot be confirmed.
+    expect(s.ambiguousPeriod).toBe(true);
+    expect(routeQuery('Rivermart revenue in Q3 2023', DIRECTORY).ambiguousPeriod).toBe(false);
     // The branch holds the fiscal match only; the calendar one keeps its prior.
     expect(s.docIds).toEqual(['orch-2023q2']);
   });
@@ -79,8 +82,11 @@ describe('routeQuery over the document directory', () => {
     const nv23 = filing('nv-fy23q3', 'Verdant Chips Corporation', 'VRDC', '2022-10-30', [2023, 3], [2022, 4]);
     const nv24 = filing('nv-fy24q3', 'Verdant Chips Corporation', 'VRDC', '2023-10-29', [2024, 3], [2023, 4]);
     expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, nv23, nv24]).docIds).toEqual(['nv-fy23q3', 'nv-fy24q3']);
+    expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, nv23, nv24]).ambiguousPeriod).toBe(true);
     // "fiscal" settles it.
-    expect(routeQuery('Verdant revenue in the third quarter of fiscal 2023', [...DIRECTORY, nv23, nv24]).docIds).toEqual(['nv-fy23q3']);
+    const fiscal = routeQuery('Verdant revenue in the third quarter of fiscal 2023', [...DIRECTORY, nv23, nv24]);
+    expect(fiscal.docIds).toEqual(['nv-fy23q3']);
+    expect(fiscal.ambiguousPeriod).toBe(false);
   });
 
   it('a fiscal quarter matches the fiscal reckoning; a calendar quarter either', () => {
@@ -94,6 +100,8 @@ describe('routeQuery over the document directory', () => {
     expect(s.docIds).toEqual(['river-2023q3', 'river-2023q2']);
     expect(s.docWeights).toEqual({ 'river-2023q3': 1, 'river-2023q2': 0.6, 'river-2018k': 0.4 });
     // Without a comparison, the latest filing alone.
+    // "compare" alone compares two measures, not periods: the latest filing alone.
+    expect(routeQuery("How does RVMT's revenue in the latest 10-Q compare with its costs?", DIRECTORY).docIds).toEqual(['river-2023q3']);
     const only = routeQuery("What was RVMT's operating income in the latest 10-Q?", DIRECTORY);
     expect(only.docIds).toEqual(['river-2023q3']);
     expect(only.docWeights).toEqual({ 'river-2023q3': 1, 'river-2023q2': 0.4, 'river-2018k': 0.4 });

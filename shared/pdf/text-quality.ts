@@ -44,8 +44,10 @@ function size(text: string): number {
 
 /**
  * True when a whitespace-free token reads as garbage rather than a word, a number or an
- * identifier: it holds a character no decoded text has, a UTF-8-as-Latin-1 pair, or (a pseudo-word
- * of a wrongly mapped font) more than one symbol or odd punctuation mark making up a third of it.
+ * identifier: it holds a character no decoded text has, a UTF-8-as-Latin-1 pair, mostly
+ * Latin-1 supplement characters (a double-byte CJK encoding read as Latin-1: "±Ù·Î±âÁØ¹ý" for
+ * 근로기준법; European words carry an accent or two), or (a pseudo-word of a wrongly mapped font)
+ * more than one symbol or odd punctuation mark making up a third of it.
  */
 export function isGarbageToken(token: string): boolean {
   if (NEVER_TEXT.test(token) || UTF8_AS_LATIN1.test(token)) return true;
@@ -53,11 +55,14 @@ export function isGarbageToken(token: string): boolean {
   if (core === '') return false;
   let odd = 0;
   let letters = 0;
+  let latin1 = 0;
   for (const ch of core) {
+    if (ch >= '\u00A0' && ch <= '\u00FF') latin1++;
     if (/[\p{L}\p{M}\p{N}]/u.test(ch)) letters++;
     else if (!JOINERS.test(ch)) odd++;
   }
   const n = size(core);
+  if (latin1 >= 3 && latin1 * 2 > n) return true;
   return odd >= 2 && odd * 3 >= n && letters < n;
 }
 

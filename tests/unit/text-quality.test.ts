@@ -24,13 +24,18 @@ const CLEAN: Record<string, string[]> = {
   ],
   korean: ['제1조(목적) 이 법은 헌법에 따라 근로조건의 기준을 정함으로써 근로자의 기본적 생활을 보장한다.', '② 제1항제6호에 따라 산출된 금액이 통상임금보다 적으면 「근로기준법」을 따른다.'],
   japanese: ['第1条（目的）この法律は、労働条件の基準を定めることを目的とする。', '「労働者」とは、事業又は事務所に使用される者で、賃金を支払われる者をいう。'],
-  accented: ['Der Arbeitgeber muss die Überprüfung der Arbeitszeit sicherstellen.', 'Les données personnelles sont conservées pendant la durée prévue à l’article 5.'],
+  accented: [
+    'Der Arbeitgeber muss die Überprüfung der Arbeitszeit sicherstellen. Übergröße, Fußgängerzone.',
+    'Les données personnelles sont conservées pendant la durée prévue à l’article 5. Déjà réélu.',
+    'Þjóðfáni Íslands; São Paulo, ação, coração; Ærø, Ålesund, Øresund; año, niño, pingüino.',
+  ],
   figures: ['Total net sales  $ 81,797  $ 82,959  (1.4)%', '(in millions)  2023  2022  ±0.5  3,100.2  —  (245)  12.5%  1.00x'],
 };
 
 describe('text-quality: tokens', () => {
   it('flags replacement, private-use and control characters, UTF-8 read as Latin-1, and symbol soup', () => {
-    for (const t of ['Pr\uFFFDfung', '\uF041\uF042\uF043', 'abc\u0007def', 'Ã¼berprÃ¼fung', 'â€œHelloâ€', 'Ã©tÃ©', '¤©®±§Ð', 'Ãþ§¨¬°±']) {
+    // The last three: 근로기준법, 제1조(목적) and 기준을 in EUC-KR read as Latin-1.
+    for (const t of ['Pr\uFFFDfung', '\uF041\uF042\uF043', 'abc\u0007def', 'Ã¼berprÃ¼fung', 'â€œHelloâ€', 'Ã©tÃ©', '¤©®±§Ð', 'Ãþ§¨¬°±', '±Ù·Î±âÁØ¹ý', 'Á¦1Á¶(¸ñÀû)', '±âÁØÀ»']) {
       expect(isGarbageToken(t), t).toBe(true);
     }
   });
@@ -57,6 +62,9 @@ describe('text-quality: documents', () => {
     const quality = assessTextQuality(pages);
     expect(quality.garbledPages).toEqual([1, 2, 3]);
     expect(() => assertReadableText(pages)).toThrow(expect.objectContaining({ code: 'GARBLED_TEXT', message: expect.stringContaining('garbled pages: 1-3') }));
+    // A Korean statute in EUC-KR read as Latin-1 ("제1조(목적) 이 법은 근로조건의 기준을 정한다.").
+    const euckr = [page(1, ['Á¦1Á¶(¸ñÀû) ÀÌ ¹ýÀº ±Ù·ÎÁ¶°ÇÀÇ ±âÁØÀ» Á¤ÇÑ´Ù.', 'Á¦2Á¶(Á¤ÀÇ) ÀÌ ¹ý¿¡¼­ »ç¿ëÇÏ´Â ¿ë¾îÀÇ ¶æÀº ´ÙÀ½°ú °°´Ù.'])];
+    expect(() => assertReadableText(euckr)).toThrow(expect.objectContaining({ code: 'GARBLED_TEXT' }));
   });
 
   it('does not fail a document with only a few garbled lines', () => {

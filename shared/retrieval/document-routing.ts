@@ -84,7 +84,7 @@ export function findQueryPeriod(question: string): QueryPeriod | null {
 }
 
 /** "The latest quarter compared with the previous ones": the earlier periods are asked about too. */
-const COMPARING = /\b(?:previous|prior|preceding|earlier|past|other|last\s+(?:few|several|\d+))\s+(?:\w+\s+)?(?:quarters?|periods?|years?|filings?|reports?|10-qs?)\b|\bover\s+time\b|\bacross\s+(?:the\s+)?(?:quarters|periods|years|filings)\b|\bquarter[-\s]over[-\s]quarter\b|\byear[-\s]over[-\s]year\b|이전\s*분기|전\s*분기|분기별/iu;
+const COMPARING = /\b(?:previous|prior|preceding|earlier|past|other|last\s+(?:few|several|\d+))\s+(?:\w+\s+)?(?:quarters?|periods?|years?|filings?|reports?|10-qs?)\b|\b(?:previous|prior|earlier)\s+ones\b|\bover\s+time\b|\bacross\s+(?:the\s+)?(?:quarters|periods|years|filings)\b|\bquarter[-\s]over[-\s]quarter\b|\byear[-\s]over[-\s]year\b|이전\s*분기|전\s*분기|분기별/iu;
 
 const LATEST = /\b(?:latest|most\s+recent|newest|last\s+(?:reported\s+)?(?:quarter|10-q|10-k|filing|report))\b|최근|최신|가장\s*최근/iu;
 

@@ -100,6 +100,7 @@ describe('routeQuery over the document directory', () => {
     expect(s.docIds).toEqual(['river-2023q3', 'river-2023q2']);
     expect(s.docWeights).toEqual({ 'river-2023q3': 1, 'river-2023q2': 0.6, 'river-2018k': 0.4 });
     // Without a comparison, the latest filing alone.
+    expect(routeQuery('Comparing the most recent quarter to previous ones, how has RVMT spending changed?', DIRECTORY).docIds).toEqual(['river-2023q3', 'river-2018k', 'river-2023q2']);
     // "compare" alone compares two measures, not periods: the latest filing alone.
     expect(routeQuery("How does RVMT's revenue in the latest 10-Q compare with its costs?", DIRECTORY).docIds).toEqual(['river-2023q3']);
     const only = routeQuery("What was RVMT's operating income in the latest 10-Q?", DIRECTORY);

@@ -2,13 +2,15 @@ import type { FlatLine } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 
 // A framework core printed as a table of identifiers (NIST CSF): functions "IDENTIFY (ID)",
-// categories "Asset Management (ID.AM): <outcome>", subcategories "ID.AM-1: <outcome>".
-const FUNCTION = /^(\p{Lu}[\p{Lu} ]{2,30}\p{Lu})\s*\(([A-Z]{2})\)$/u;
+// categories "Asset Management (ID.AM): <outcome>", subcategories "ID.AM-1: <outcome>"; CSF 2.0
+// gives functions an outcome too ("GOVERN (GV): The organization's …") and numbers "GV.OC-01".
+const FUNCTION = /^(\p{Lu}[\p{Lu} ]{2,30}\p{Lu}\s*\(([A-Z]{2})\))(?:\s*:\s*(.*))?$/u;
 // A table's first row may print the function and the category cells on one line.
 const FUNCTION_THEN_CATEGORY = /^(\p{Lu}[\p{Lu} ]{2,30}\p{Lu}\s*\(([A-Z]{2})\))\s+(\p{Lu}.*\(\2\.[A-Z]{2}\).*)$/u;
 const CATEGORY = /^(\p{Lu}[^():]{2,100}?\s*\(([A-Z]{2})\.([A-Z]{2})\))\s*:?\s*(.*)$/u;
 // The outcome starts a sentence: "ID.AM-1 and PR.AC-1 are referenced …" is prose, not a row.
 const SUBCATEGORY = /^([A-Z]{2})\.([A-Z]{2})-(\d{1,3})\s*[:.]?\s+\p{Lu}/u;
+const SUBCATEGORY_ID = /^[A-Z]{2}\.[A-Z]{2}-\d{1,3}\s*[:.]?\s+/u;
 
 /** Ranks below any numbered heading, so the table nests under the appendix or chapter that prints it. */
 const RANK = { function: 20, category: 21, subcategory: 22 } as const;
@@ -69,12 +71,18 @@ export function identifierHeadings(lines: readonly FlatLine[], dropped: Readonly
       return;
     }
     const fn = FUNCTION.exec(text);
-    if (fn) functions.push({ h: { line: i, span: 1, title: text, rest: '', rank: RANK.function, source: 'pattern' }, code: fn[2] ?? '' });
+    if (fn) functions.push({ h: { line: i, span: 1, title: fn[1] ?? text, rest: (fn[3] ?? '').trim(), rank: RANK.function, source: 'pattern' }, code: fn[2] ?? '' });
   });
   if (subs.length < MIN_SUBCATEGORIES) return [];
   const subCodes = new Set(subs.map((h) => h.title.slice(0, 5)));
   const cats = categories.filter((c) => subCodes.has(c.code));
   const catFunctions = new Set(cats.map((c) => c.code.slice(0, 2)));
   const fns = functions.filter((f) => catFunctions.has(f.code));
-  return [...fns.map((f) => f.h), ...cats.map((c) => c.h), ...subs].sort((a, b) => a.line - b.line);
+  const all = [...fns.map((f) => f.h), ...cats.map((c) => c.h), ...subs].sort((a, b) => a.line - b.line || a.span - b.span);
+  // A row with nothing under it (no references column) keeps its outcome as its text, so it
+  // stays a section of its own instead of an empty heading folded into the row before.
+  return all.map((h, k) => {
+    if (h.rank !== RANK.subcategory || (all[k + 1]?.line ?? lines.length) > h.line + h.span) return h;
+    return { ...h, rest: h.title.replace(SUBCATEGORY_ID, '') };
+  });
 }

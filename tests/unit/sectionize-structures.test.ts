@@ -163,6 +163,24 @@ describe('identifier tables (NIST CSF)', () => {
     expect(pathOf(sections, 'ID.BE-1')).toEqual(['IDENTIFY (ID)', 'Business Environment (ID.BE)', 'ID.BE-1: The role in the supply chain is identified']);
   });
 
+  it('reads CSF 2.0: functions with their outcome, two-digit subcategories', () => {
+    const csf2 = [
+      'GOVERN (GV): The organization’s cybersecurity risk management strategy is established.',
+      'Organizational Context (GV.OC): The circumstances surrounding decisions are understood.',
+      'GV.OC-01: The organizational mission is understood and informs risk management',
+      'GV.OC-02: Internal and external stakeholders are understood',
+      'IDENTIFY (ID): The organization’s current cybersecurity risks are understood.',
+      'Asset Management (ID.AM): Assets are identified and managed.',
+      'ID.AM-01: Inventories of hardware managed by the organization are maintained',
+    ];
+    const sections = wellFormed(sectionizeStage(docOf([csf2])));
+    expect(pathOf(sections, 'GV.OC-02')).toEqual(['GOVERN (GV)', 'Organizational Context (GV.OC)', 'GV.OC-02: Internal and external stakeholders are understood']);
+    expect(sections.find((s) => s.title === 'GOVERN (GV)')?.text).toMatch(/^The organization’s cybersecurity risk management strategy/u);
+    expect(pathOf(sections, 'ID.AM-01')?.slice(0, 2)).toEqual(['IDENTIFY (ID)', 'Asset Management (ID.AM)']);
+    // Rows without a references column keep their outcome as their text.
+    expect(sections.find((s) => s.title.startsWith('GV.OC-01'))?.text).toBe('The organizational mission is understood and informs risk management');
+  });
+
   it('builds the table, but leaves identifiers mentioned in prose alone', () => {
     expect(sectionizeStage(docOf([CSF])).filter((s) => s.level === 4)).toHaveLength(5);
     const sections = sectionizeStage(docOf([['1. Scope', BODY, 'ID.AM-1 and PR.AC-1 are referenced by this profile.', '2. Terms', BODY]]));

@@ -175,6 +175,7 @@ export function patternHeadings(
 
   // Keyed by line and span: a division printed on its first article's line precedes it (span 0).
   const byLine = new Map<string, Heading>();
+  const sentences = new Set<number>();
   for (const { c, rank } of accepted) {
     const span = c.inner ? 0 : c.sentence ? sentenceSpan(c.line, lines, matches) : 1;
     const title = span > 1 ? lines.slice(c.line, c.line + span).map((l) => l.text).join(' ') : c.title;
@@ -182,6 +183,13 @@ export function patternHeadings(
     const prev = byLine.get(key);
     if (prev && prev.rank <= rank) continue;
     byLine.set(key, { line: c.line, span, title, rest: c.rest, rank, source: 'pattern' });
+    if (c.sentence) sentences.add(c.line);
   }
-  return [...byLine.values()].sort((a, b) => a.line - b.line || a.span - b.span);
+  const sorted = [...byLine.values()].sort((a, b) => a.line - b.line || a.span - b.span);
+  // A requirement followed at once by the next one ("3.1.1 …" then "3.1.2 …", no discussion)
+  // keeps its sentence as its text rather than folding into the section before as an empty heading.
+  return sorted.map((h, k) => {
+    if (!sentences.has(h.line) || (sorted[k + 1]?.line ?? lines.length) > h.line + h.span) return h;
+    return { ...h, rest: h.title.replace(/^[\d.]+\s+/u, '') };
+  });
 }

@@ -84,6 +84,14 @@ describe('requirement lists', () => {
     expect(sections.find((s) => s.title.startsWith('3.1.2 '))?.text).toMatch(/^Discussion: organizations may choose/u);
   });
 
+  it('keeps a requirement without discussion as a section of its own (NIST SP 800-171 style)', () => {
+    const lines = ['3 Requirements', BODY, '3.1 ACCESS CONTROL', 'Basic Security Requirements', '3.1.1 Limit system access to authorized users and devices.', '3.1.2 Limit system access to the types of transactions that users may execute.', 'DISCUSSION', 'Access control policies control access between active entities and objects.', 'Derived Security Requirements', '3.1.3 Control the flow of information in accordance with approved authorizations.', 'DISCUSSION', 'Flow control regulates where information can travel.'];
+    const sections = wellFormed(sectionizeStage(docOf([lines])));
+    expect(sections.filter((s) => s.level === 3).map((s) => s.title.slice(0, 5))).toEqual(['3.1.1', '3.1.2', '3.1.3']);
+    expect(sections.find((s) => s.title.startsWith('3.1.1'))?.text).toBe('Limit system access to authorized users and devices.');
+    expect(sections.find((s) => s.title.startsWith('3.1.2'))?.text).toMatch(/^DISCUSSION\s+Access control policies/u);
+  });
+
   it('does so through a generated PDF as well', async () => {
     const doc = await extractStage({ bytes: await textPdf([REQUIREMENTS]) }, LIMITS);
     const sections = wellFormed(sectionizeStage(doc));

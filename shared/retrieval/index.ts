@@ -52,6 +52,8 @@ export {
   type QueryPeriod,
   type QueryScope,
 } from './document-routing.ts';
+export { routedHybrid, type RoutedSearchDeps } from './routed-search.ts';
+export { coverDocuments } from './document-coverage.ts';
 export { cosine, DEFAULT_MMR_LAMBDA, mmrSelect, type MmrItem, type MmrOptions, type MmrPick } from './mmr.ts';
 export {
   applyExploration,

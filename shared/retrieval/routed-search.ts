@@ -1,0 +1,39 @@
+/**
+ * Hybrid search with document routing, for callers without the agent (`quarry search`, the
+ * evaluation's hybrid mode): when the question names organisations, a period or a form that
+ * indexed documents match (see `routeQuery`), the hits of those documents come first and each of
+ * them gets a place in the top 10; every other hit follows in its own order. Nothing is filtered
+ * out: a question routed wrongly still finds its passage, one place further down.
+ */
+import { and, isIn } from '../store/filter.ts';
+import type { HybridHit, HybridQuery, VectorStore } from '../store/vector-store.ts';
+import { coverDocuments } from './document-coverage.ts';
+import { routeQuery, type DirectoryEntry, type QueryScope } from './document-routing.ts';
+
+/** What {@link routedHybrid} needs. */
+export interface RoutedSearchDeps {
+  store: Pick<VectorStore, 'hybrid'>;
+  /** The indexed documents with their profiles (cached: see `createDocumentDirectory`). */
+  documents(): Promise<DirectoryEntry[]>;
+}
+
+/** Places within which every routed document gets a hit. */
+const COVER_WITHIN = 10;
+
+/**
+ * Runs `q` twice when `question` routes to documents — narrowed to them and broad, in parallel —
+ * and returns the narrowed hits first, then the broad hits not already there, at most `q.limit`.
+ * Without routing it is one `store.hybrid(q)`.
+ *
+ * @throws whatever `store.hybrid` or `documents` throws.
+ */
+export async function routedHybrid(deps: RoutedSearchDeps, question: string, q: HybridQuery): Promise<{ hits: HybridHit[]; scope: QueryScope | null }> {
+  const scope = routeQuery(question, await deps.documents());
+  if (scope.docIds.length === 0) return { hits: await deps.store.hybrid(q), scope: null };
+  const only = isIn('doc_id', scope.docIds);
+  const [narrowed, broad] = await Promise.all([deps.store.hybrid({ ...q, filter: q.filter ? and(q.filter, only) : only }), deps.store.hybrid(q)]);
+  const seen = new Set(narrowed.map((h) => h.chunk.chunk_id));
+  const merged = [...narrowed, ...broad.filter((h) => !seen.has(h.chunk.chunk_id))];
+  const covered = scope.docIds.length > 1 ? coverDocuments(merged, scope.docIds, (h) => h.chunk.doc_id, COVER_WITHIN).items : merged;
+  return { hits: covered.slice(0, q.limit), scope };
+}

@@ -2,7 +2,7 @@ import { createAgentRanking } from '../shared/agent/agent-ranking.ts';
 import { DEFAULT_KNOBS, type AgentDeps } from '../shared/agent/deps.ts';
 import { buildAgentGraph, runAgentState } from '../shared/agent/graph.ts';
 import { createLexicalReranker, planQuery, rerankHits, scaledAlphas, understandQuery } from '../shared/retrieval/index.ts';
-import { retrieved } from './retrieved.ts';
+import { retrieved, sortTies } from './retrieved.ts';
 import type { AvailableVariant, VariantContext } from './variants.ts';
 
 const TODAY = '2100-01-01';
@@ -20,9 +20,7 @@ export const hybridRerankVariant: AvailableVariant = {
     return async (query) => {
       const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha: scaledAlphas(alphaScale ?? 1).defaultAlpha, limit: depth });
       const rerank = await rerankHits(reranker, query.text, hits);
-      const scored = hits
-        .map((h) => ({ chunk: h.chunk, score: 0.5 * h.score + 0.5 * (rerank.get(h.chunk.chunk_id) ?? 0) }))
-        .sort((a, b) => b.score - a.score);
+      const scored = sortTies(hits.map((h) => ({ chunk: h.chunk, score: 0.5 * h.score + 0.5 * (rerank.get(h.chunk.chunk_id) ?? 0) })));
       return { chunks: scored.map((x) => retrieved(x.chunk)) };
     };
   },
@@ -40,7 +38,7 @@ function evalAgentDeps(ctx: VariantContext): AgentDeps {
     understand: (q, today) => understandQuery(q, { today }),
     plan: (u) => planQuery(u, scaledAlphas(ctx.alphaScale ?? 1)),
     embed: async (text) => (await embedder.embed([text]))[0] as Float32Array,
-    hybrid: (q) => store.hybrid(q),
+    hybrid: async (q) => sortTies(await store.hybrid(q)),
     count: (filter) => store.countChunks(filter),
     facetWeights: async () => ({}),
     memory: async () => new Map(),

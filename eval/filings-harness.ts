@@ -9,6 +9,7 @@ import { loadFilings, type FilingQuestion } from './filings-data.ts';
 import { ingestFilings } from './filings-ingest.ts';
 import { FILINGS_K, meanMeasures, measureQuestion, type FilingsMeans, type QuestionMeasures } from './filings-measures.ts';
 import type { VariantUnavailable } from './harness.ts';
+import { sortTies } from './retrieved.ts';
 import { selectVariants, VARIANTS, type AvailableVariant, type EvalQuery, type Variant, type VariantContext } from './variants.ts';
 
 /** Options of {@link runFilingsEvaluation}. */
@@ -79,10 +80,17 @@ export interface FilingsReport {
 /**
  * The product agent's deps over the eval workspace — real answerer (configured LLM or the
  * extractive one), facet vectors of the ingested store, the configured reranker — except that
- * nothing is remembered or recorded, so one question's run cannot change the next one's ranking.
+ * nothing is remembered or recorded, so one question's run cannot change the next one's ranking,
+ * and tied search hits come in chunk-id order.
  */
 export function filingsAgentDeps(ports: Ports): AgentDeps {
-  return { ...createAgentDeps(ports, createLogger('error')), remember: async () => undefined, record: async () => undefined };
+  return {
+    ...createAgentDeps(ports, createLogger('error')),
+    // The same tie order as the other modes (see sortTies).
+    hybrid: async (q) => sortTies(await ports.store.hybrid(q)),
+    remember: async () => undefined,
+    record: async () => undefined,
+  };
 }
 
 async function runFilingsVariant(

@@ -11,8 +11,8 @@ import { FACET_WORKERS, INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts, type Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
 
-/** The ingest stages a file passes, in order (`delete` is not one of them). */
-const PIPELINE = STAGE_NAMES.filter((s) => s !== 'delete');
+/** The ingest stages a file passes before its upsert, in order. */
+const BEFORE_UPSERT = STAGE_NAMES.filter((s) => s !== 'delete' && s !== 'upsert');
 
 /** A folder of PDFs ingested into a temporary workspace. */
 export interface IngestedFilings {
@@ -53,7 +53,7 @@ export interface IngestFilingsOptions {
  * no queues to wait on — into a fresh LanceDB store beside a private redis-server (status
  * records, embedding cache, locks). Then the facet-value vectors are rebuilt once, as the
  * debounced facet-rebuild would after the last upsert. As many files are in flight as
- * WORKER_CONCURRENCY allows. A file that fails a stage is reported and left out, as the product
+ * WORKER_CONCURRENCY allows up to the embed stage; upserts run in file order. A file that fails a stage is reported and left out, as the product
  * would fail that document alone. On failure here the workspace is already removed.
  *
  * @throws Error when redis-server is missing; whatever the store or embedder throws.
@@ -88,13 +88,15 @@ export async function ingestFilings(opts: IngestFilingsOptions): Promise<Ingeste
     const t0 = performance.now();
     const fileOf = new Map<string, string>();
     const failed: { file: string; error: string }[] = [];
-    let pages = 0;
-    let chunks = 0;
+    const registered: ({ file: string; docId: string; version: string; gen: number } | null)[] = opts.files.map(() => null);
     let next = 0;
     let done = 0;
+    // Up to embed in parallel lanes; upserts afterwards one by one in file order, so the store's
+    // rows — and how it breaks score ties — are the same on every run.
     const lane = async (): Promise<void> => {
       while (next < opts.files.length) {
-        const file = opts.files[next++] as string;
+        const i = next++;
+        const file = opts.files[i] as string;
         const full = path.join(opts.docsDir, file);
         const reg = await registerSource({ ...p, prefix: config.prefix }, {
           sourceKey: `file:${file}`,
@@ -105,19 +107,30 @@ export async function ingestFilings(opts: IngestFilingsOptions): Promise<Ingeste
           fetchedAt: new Date(),
         });
         fileOf.set(reg.docId, file);
-        const gen = (await p.status.get(reg.docId))?.gen ?? 0;
+        const job = { docId: reg.docId, version: reg.version, gen: (await p.status.get(reg.docId))?.gen ?? 0 };
         try {
-          for (const stage of PIPELINE) await runStageOnce(INGEST_WORKERS[stage], { docId: reg.docId, version: reg.version, gen }, p, stageLog);
-          const s = await p.status.get(reg.docId);
-          pages += s?.pageCount ?? 0;
-          chunks += await p.store.countChunks({ op: 'eq', field: 'doc_id', value: reg.docId });
+          for (const stage of BEFORE_UPSERT) await runStageOnce(INGEST_WORKERS[stage], job, p, stageLog);
+          registered[i] = { file, ...job };
         } catch (err) {
           failed.push({ file, error: err instanceof Error ? err.message : String(err) });
         }
-        log(`ingested ${++done}/${opts.files.length}: ${file}`);
+        log(`processed ${++done}/${opts.files.length}: ${file}`);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, config.worker.concurrency) }, lane));
+    let pages = 0;
+    let chunks = 0;
+    for (const doc of registered) {
+      if (!doc) continue;
+      const { file, ...job } = doc;
+      try {
+        await runStageOnce(INGEST_WORKERS.upsert, job, p, stageLog);
+        pages += (await p.status.get(job.docId))?.pageCount ?? 0;
+        chunks += await p.store.countChunks({ op: 'eq', field: 'doc_id', value: job.docId });
+      } catch (err) {
+        failed.push({ file, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
     await runStageOnce(FACET_WORKERS['facet-rebuild'], { facet: 'all', requestedAt: Date.now() }, p, stageLog);
     return { ports: p, fileOf, failed, pages, chunks, ingestMs: performance.now() - t0, dispose };
   } catch (err) {

@@ -2,7 +2,7 @@ import type { AgentDeps } from '../shared/agent/deps.ts';
 import type { Embedder } from '../shared/embed/index.ts';
 import type { VectorStore } from '../shared/store/index.ts';
 import { agentVariant, hybridRerankVariant } from './agent-variants.ts';
-import { retrieved, type Retrieval } from './retrieved.ts';
+import { retrieved, sortTies, type Retrieval } from './retrieved.ts';
 
 export type { Retrieval, RetrievedChunk } from './retrieved.ts';
 
@@ -75,7 +75,7 @@ export function hybridVariant(name: string, alpha: number | 'product', descripti
       async (query) => {
         const a = alpha === 'product' ? productAlpha(alphaScale) : alpha;
         const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha: a, limit: depth });
-        return { chunks: hits.map((h) => retrieved(h.chunk)) };
+        return { chunks: sortTies(hits).map((h) => retrieved(h.chunk)) };
       },
   };
 }

@@ -4,6 +4,7 @@ import type { FilingsReport } from '../../eval/filings-harness.ts';
 import { meanMeasures, measureQuestion } from '../../eval/filings-measures.ts';
 import { filingsToJson, formatFilingsTable } from '../../eval/filings-report.ts';
 import { anyPassageHasFigure, extractFigures, passageHasFigure } from '../../eval/figures.ts';
+import { sortTies } from '../../eval/retrieved.ts';
 
 describe('parseCsv', () => {
   it('drops the byte-order mark and keeps quoted newlines, commas and doubled quotes', () => {
@@ -176,5 +177,24 @@ describe('filings report', () => {
     expect(text).toMatch(/^keyword\s+0\.750\s+0\.500\s+1\.000\s+1\.5$/m);
     expect(text).toMatch(/^agent\s+1\.000\s+1\.000\s+0\.000\s+1\.000\s+1\.000 \(1\)\s+0\.000\s+9\.0$/m);
     expect(text).toContain('later           not landed');
+  });
+});
+
+describe('sortTies', () => {
+  const hit = (id: string, score: number, keywordScore = score) => ({ chunk: { chunk_id: id }, score, keywordScore });
+  it('orders hits within float noise of each other by chunk id and gives them the same scores', () => {
+    const a = sortTies([hit('c', 0.9), hit('b', 0.7000001, 0.5000001), hit('a', 0.7, 0.5), hit('d', 0.69)]);
+    const b = sortTies([hit('c', 0.9), hit('a', 0.7000002, 0.5000002), hit('b', 0.7, 0.5), hit('d', 0.69)]);
+    expect(a.map((h) => h.chunk.chunk_id)).toEqual(['c', 'a', 'b', 'd']);
+    expect(b.map((h) => h.chunk.chunk_id)).toEqual(['c', 'a', 'b', 'd']);
+    expect(a[2]?.score).toBe(a[1]?.score);
+    expect(a[2]?.keywordScore).toBe(a[1]?.keywordScore);
+  });
+  it('keeps distinct scores in score order', () => {
+    expect(sortTies([hit('a', 0.1), hit('b', 0.5), hit('c', 0.3)]).map((h) => [h.chunk.chunk_id, h.score])).toEqual([
+      ['b', 0.5],
+      ['c', 0.3],
+      ['a', 0.1],
+    ]);
   });
 });

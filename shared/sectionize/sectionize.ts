@@ -2,7 +2,7 @@ import type { ExtractedDocument } from '../domain/extracted.ts';
 import type { Section } from '../domain/section.ts';
 import { buildSections, visibleChars } from './build-sections.ts';
 import { densitySections } from './density-sections.ts';
-import { flattenLines, lineStats } from './flat-lines.ts';
+import { flattenLines, lineStats, type FlatLine, type LineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 import { matchHeading, type HeadingMatch } from './heading-patterns.ts';
 import { identifierHeadings } from './identifier-headings.ts';
@@ -38,6 +38,20 @@ export const DEFAULT_SECTIONIZE_OPTIONS: SectionizeOptions = {
 
 /** Share of matched bookmarks that numbering already found, above which the outline adds nothing. */
 const OUTLINE_REDUNDANT = 0.6;
+
+const APPENDIX = /^(?:appendix|annex)\b/iu;
+
+/**
+ * When numbering starts only at an appendix (an unnumbered policy ending in "Appendix A" with
+ * numbered FAQ items), the text before it is structured by typography, if at all: those
+ * headings, so the body is not one preamble.
+ */
+function typographyBeforeAppendix(headings: readonly Heading[], lines: readonly FlatLine[], dropped: ReadonlySet<number>, stats: LineStats): Heading[] {
+  const first = [...headings].sort((a, b) => a.line - b.line)[0];
+  if (!first || !APPENDIX.test(first.title)) return [];
+  const before = typographyHeadings(lines, dropped, stats).filter((h) => h.line + h.span <= first.line);
+  return before.length >= 2 ? before : [];
+}
 
 /**
  * Splits an extracted document into sections. Structure comes from, in order of preference:
@@ -76,6 +90,7 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
   }
   if (headings.length === 0 && enough(patterns)) {
     headings = [...patterns, ...tocTitleHeadings(lines, dropped, new Set(patterns.map((h) => h.line)))];
+    headings = [...typographyBeforeAppendix(headings, lines, dropped, stats), ...headings];
   }
   if (headings.length === 0) {
     const typographic = typographyHeadings(lines, dropped, stats);

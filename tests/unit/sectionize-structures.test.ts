@@ -223,6 +223,20 @@ describe('appendix FAQs', () => {
     expect(pathOf(sections, '3. Is leave paid?')).toEqual(['Appendix A. Frequently Asked Questions', '3. Is leave paid?']);
   });
 
+  it('keeps the typographic headings of an unnumbered policy before its FAQ appendix', () => {
+    const big = (text: string): L => ({ text, size: 14 });
+    const sections = wellFormed(
+      sectionizeStage(
+        docOf([
+          [big('Purpose'), BODY, BODY, big('Eligibility'), BODY, BODY, big('Leave Entitlement'), BODY, BODY],
+          [big('Appendix A. Frequently Asked Questions'), '1. Who is eligible for parental leave?', BODY, BODY, '2. Is leave paid?', BODY, BODY, '3. Whom do I tell?', BODY, BODY],
+        ]),
+      ),
+    );
+    expect(sections.filter((s) => s.level === 1).map((s) => s.title)).toEqual(['Purpose', 'Eligibility', 'Leave Entitlement', 'Appendix A. Frequently Asked Questions']);
+    expect(pathOf(sections, '2. Is leave paid?')).toEqual(['Appendix A. Frequently Asked Questions', '2. Is leave paid?']);
+  });
+
   it('nests Q1. items under the appendix, through a generated PDF', async () => {
     const faq = ['Appendix A: Questions and Answers', 'Q1. Who is eligible for parental leave?', 'Every employee with six months of service.', 'Q2. Can leave be split?', 'Yes, into at most three periods.', 'Q3. Is leave paid?', 'The first twelve weeks are paid in full.'];
     const doc = await extractStage({ bytes: await textPdf([FAQ_MAIN, faq]) }, LIMITS);

@@ -122,7 +122,8 @@ function matchKorean(text: string): HeadingMatch | null {
   const innerMatch = inner ? matchKorean((inner[1] ?? '').trim()) : null;
   const name = (innerMatch ? after.slice(0, inner?.index ?? 0) : after).trim();
   if (name !== '' && !titleShaped(name, 12, 60)) return null;
-  const title = /^\s/u.test(after) && !innerMatch ? text : `${compact}${name === '' ? '' : ` ${name}`}`;
+  // One title form whatever the print: "제 1 장 총칙" and "제1장총칙" are "제1장 총칙".
+  const title = `${compact}${name === '' ? '' : ` ${name}`}`;
   return { kind, seq, title, rest: '', weight: 3, ...(innerMatch?.kind === 'ko-article' ? { inner: innerMatch } : {}) };
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FilingsFormatError, globMatches, parseCsv, questionsFromCsv } from '../../eval/filings-data.ts';
+import { FilingsFormatError, globMatches, isFilingsDataset, loadFilings, parseCsv, questionsFromCsv } from '../../eval/filings-data.ts';
 import type { FilingsReport } from '../../eval/filings-harness.ts';
 import { meanMeasures, measureQuestion } from '../../eval/filings-measures.ts';
 import { filingsToJson, formatFilingsTable } from '../../eval/filings-report.ts';
 import { anyPassageHasFigure, extractFigures, passageHasFigure } from '../../eval/figures.ts';
 import { sortTies } from '../../eval/retrieved.ts';
+import { sharedPath } from '../helpers/shared-data.ts';
 
 describe('parseCsv', () => {
   it('drops the byte-order mark and keeps quoted newlines, commas and doubled quotes', () => {
@@ -196,5 +197,21 @@ describe('sortTies', () => {
       ['c', 0.3],
       ['a', 0.1],
     ]);
+  });
+});
+
+const sec10q = sharedPath('eval', 'docugami-sec10q');
+describe.skipIf(!sec10q.present)('the docugami-sec10q questions', () => {
+  it('reads 195 questions over 20 filings, every Source Docs glob matching, as its README counts them', async () => {
+    expect(isFilingsDataset(sec10q.path)).toBe(true);
+    const data = await loadFilings(sec10q.path);
+    expect(data.files).toHaveLength(20);
+    expect(data.questions).toHaveLength(195);
+    expect(data.unmatchedQuestions).toBe(0);
+    const count = (key: 'questionType' | 'chunkType') => Object.fromEntries([...new Set(data.questions.map((q) => q[key]))].map((t) => [t, data.questions.filter((q) => q[key] === t).length]));
+    expect(count('questionType')).toEqual({ 'Multi-Doc RAG': 65, 'Single-Doc Single-Chunk RAG': 76, 'Single-Doc Multi-Chunk RAG': 54 });
+    expect(count('chunkType')).toEqual({ Table: 114, Text: 81 });
+    expect(data.questions[0]?.sourceFiles).toEqual(['2022 Q3 AAPL.pdf', '2023 Q1 AAPL.pdf', '2023 Q2 AAPL.pdf', '2023 Q3 AAPL.pdf']);
+    expect(extractFigures(data.questions[0]?.answer ?? '').map((f) => f.value)).toEqual([82_959e6, 117_154e6, 94_836e6, 81_797e6]);
   });
 });

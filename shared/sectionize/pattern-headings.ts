@@ -48,6 +48,7 @@ function appendixList(chain: readonly Candidate[], letter: readonly Candidate[])
   const first = chain[0];
   if (!first || chain.length < 2 || first.seq.length !== 1 || first.seq[0] !== 1) return false;
   const from = letter.filter((c) => isAppendix(c) && c.line < first.line).pop()?.line ?? -1;
+  // Lettered subsections of that appendix mean its own numbered lines are lists in them.
   const to = chain[chain.length - 1]?.line ?? 0;
   return !letter.some((c) => c.seq.length > 1 && c.line > from && c.line < to);
 }
@@ -88,6 +89,8 @@ function sentenceSpan(i: number, lines: readonly FlatLine[], matches: ReadonlyMa
   return span;
 }
 
+/** Share of the document's lines an appendix that restarts numbering comes after. */
+const APPENDIX_FROM = 0.25;
 const isAppendix = (c: Candidate): boolean => c.seq.length === 1 && /^(?:appendix|annex)\b/iu.test(c.title);
 
 /**
@@ -141,7 +144,9 @@ export function patternHeadings(
   } else {
     const roman = bestChain(byKind.get('roman') ?? []);
     const letter = bestChain(byKind.get('letter') ?? []);
-    const appendices = letter.filter(isAppendix);
+    // Appendices close a document: an "Annex A" line near its start (a front annex, a mention)
+    // must not cut the chapters after it off their chain.
+    const appendices = letter.filter((c) => isAppendix(c) && c.line >= APPENDIX_FROM * lines.length);
     // Under roman parts, decimal numbering may restart in each part ("I. … 1. … II. … 1."), and
     // under an appendix it restarts for its own items (a numbered FAQ): each part has its chain.
     const breaks = [...(roman.length >= 2 ? roman.map((c) => c.line) : []), ...appendices.map((c) => c.line)].sort((a, b) => a - b);
@@ -165,7 +170,7 @@ export function patternHeadings(
     const strongNumbers = numbered.length >= 3 || numbered.some((c) => c.seq.length > 1 || /^\d+\.\s/u.test(c.title));
     if (numbered.length >= 2 && strongNumbers) take(numbered, (c) => c.seq.length + offset);
     if (romanOk) take(roman, () => 1);
-    const letterOk = letter.length >= 2 || appendices.length > 0;
+    const letterOk = letter.length >= 2 || letter.some(isAppendix);
     if (letterOk) take(letter, (c) => c.seq.length + offset);
     if (letterOk) take(appendixItems, (c) => 1 + offset + c.seq.length);
     // FAQ items nest under an appendix; a document of questions alone keeps its typography.

@@ -223,6 +223,12 @@ describe('appendix FAQs', () => {
     expect(pathOf(sections, '3. Is leave paid?')).toEqual(['Appendix A. Frequently Asked Questions', '3. Is leave paid?']);
   });
 
+  it('does not cut the chapters after an annex mentioned near the start off their chain', () => {
+    const lines = ['Annex A', 'The annex lists the forms and is published separately.', ...['1. Scope', '2. Terms', '3. Process', '4. Records'].flatMap((t) => [t, BODY, BODY])];
+    const sections = wellFormed(sectionizeStage(docOf([lines])));
+    expect(sections.filter((s) => /^\d\. /u.test(s.title)).map((s) => s.level)).toEqual([1, 1, 1, 1]);
+  });
+
   it('keeps the typographic headings of an unnumbered policy before its FAQ appendix', () => {
     const big = (text: string): L => ({ text, size: 14 });
     const sections = wellFormed(

@@ -138,7 +138,8 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
 async function profileOf(s: AgentStateType, deps: AgentDeps): Promise<DocumentProfile | null> {
   const docId = s.ranked[0]?.hit.chunk.doc_id;
   if (!docId || !deps.documents) return null;
-  return (await deps.documents()).find((d) => d.doc_id === docId)?.profile ?? null;
+  const directory = await deps.documents().catch(() => []);
+  return directory.find((d) => d.doc_id === docId)?.profile ?? null;
 }
 
 /** answerer: citations and date qualifiers; a fallback says it could not confirm the answer. */

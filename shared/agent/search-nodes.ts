@@ -46,10 +46,16 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
   return { update, trace: { action: s.action, loop: s.loops + 1, alpha: update.alpha ?? s.alpha } };
 }
 
-/** The question routed over the document directory; null without a directory or when it named nothing a document matches. */
+/**
+ * The question routed over the document directory; null without a directory, when it named
+ * nothing a document matches, or when the directory cannot be read (routing is a refinement:
+ * the search still runs, unrouted).
+ */
 async function routeScope(question: string, deps: AgentDeps): Promise<QueryScope | null> {
   if (!deps.documents) return null;
-  const scope = routeQuery(question, await deps.documents());
+  const directory = await deps.documents().catch(() => null);
+  if (!directory) return null;
+  const scope = routeQuery(question, directory);
   return scope.docIds.length > 0 ? scope : null;
 }
 

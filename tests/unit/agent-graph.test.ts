@@ -4,6 +4,7 @@ import { planQuery, understandQuery } from '../../shared/retrieval/index.ts';
 import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
 import { proposeBranches } from '../../shared/agent/search-nodes.ts';
 import type { Trace } from '../../shared/agent/trace.ts';
+import { matchesFilter } from '../../shared/store/filter-eval.ts';
 import type { HybridHit } from '../../shared/store/vector-store.ts';
 
 function hit(i: number, opts: { validFrom?: string | null; validTo?: string | null } = {}): HybridHit {
@@ -99,6 +100,37 @@ describe('agent graph', () => {
     const validations = traces[0]!.steps.filter((s) => s.node === 'validator');
     expect(validations).toHaveLength(3);
     expect(validations.map((v) => v.data.next)).toEqual(['loop', 'loop', 'fallback']);
+  });
+
+  it('a question naming an organisation searches its documents (doc_id branch and prior); an unreadable directory leaves the run unrouted', async () => {
+    const profile = {
+      organisations: [{ name: 'Orchard Devices Inc.', aliases: ['orchard devices inc.', 'orchard devices', 'orchard'] }],
+      form: 'policy',
+      period: { end: null, fiscalYear: null, fiscalQuarter: null, calendarYear: null, calendarQuarter: null, edition: null },
+      label: 'Orchard Devices Inc. · policy',
+    };
+    const traces: Trace[] = [];
+    const filters: unknown[] = [];
+    const base = fakeDeps({ grounding: () => 0.9, candidates: 400, traces });
+    const graph = buildAgentGraph({
+      ...base,
+      hybrid: async (q) => {
+        filters.push(q.filter);
+        return (await base.hybrid(q)).filter((h) => !q.filter || matchesFilter(q.filter, h.chunk));
+      },
+      documents: async () => [{ doc_id: 'doc-1', title: 'Orchard leave policy', doc_type: 'policy', profile }],
+    });
+    const a = await runAgent(graph, { runId: 'run-route-001', query: 'How many weeks of parental leave does Orchard give?' });
+    expect(a.validated).toBe(true);
+    const steps = traces[0]!.steps;
+    expect(steps.find((x) => x.node === 'planner')!.data).toMatchObject({ routing: { documents: 1 } });
+    expect(steps.find((x) => x.node === 'narrowed_search')!.data).toMatchObject({ chosen: 'documents=Orchard Devices Inc. (1)' });
+    expect(steps.find((x) => x.node === 'facet_planner')!.data).toMatchObject({ weights: { doc_id: { 'doc-1': 1 } } });
+    expect(JSON.stringify(filters)).toContain('"doc-1"');
+
+    const broken = buildAgentGraph({ ...base, documents: async () => Promise.reject(new Error('store down')) });
+    const b = await runAgent(broken, { runId: 'run-route-002', query: 'How many weeks of parental leave does Orchard give?' });
+    expect(b).toMatchObject({ validated: true, verdict: 'OK' });
   });
 
   it('a loop can recover: weak first, grounded after a loop', async () => {

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { createDocumentDirectory } from '../../shared/agent/document-directory.ts';
+import type { DocumentRecord } from '../../shared/domain/document.ts';
+import type { AggregateBucket } from '../../shared/store/vector-store.ts';
+
+function doc(id: string, title: string): DocumentRecord {
+  return {
+    doc_id: id, version: 'a'.repeat(64), title, doc_type: '10-Q', jurisdiction: 'US', lang: 'en', valid_from: null, valid_to: null, entities: [], page_count: 1,
+    provenance: { source_uri: `file://${id}`, sha256: 'a'.repeat(64), fetched_at: '2025-01-01T00:00:00.000Z', collector: 't', bytes: 1 },
+  };
+}
+
+function fakeStore(docs: Map<string, { count: number; doc: DocumentRecord }>) {
+  const reads: string[] = [];
+  return {
+    reads,
+    aggregates: 0,
+    async aggregate(): Promise<AggregateBucket[]> {
+      this.aggregates += 1;
+      return [...docs.entries()].map(([value, d]) => ({ value, count: d.count }));
+    },
+    async getDocument(id: string): Promise<DocumentRecord | null> {
+      reads.push(id);
+      return docs.get(id)?.doc ?? null;
+    },
+  };
+}
+
+describe('document directory', () => {
+  it('lists the documents once per ttl, reads only new or changed ones, drops deleted ones, and re-reads all every fullEvery refreshes', async () => {
+    const docs = new Map([['a', { count: 3, doc: doc('a', 'A') }], ['b', { count: 2, doc: doc('b', 'B') }]]);
+    const store = fakeStore(docs);
+    let now = 0;
+    const list = createDocumentDirectory(store, { ttlMs: 1000, fullEvery: 3, now: () => now });
+    expect((await list()).map((d) => d.title)).toEqual(['A', 'B']);
+    await list();
+    expect(store.aggregates).toBe(1);
+    expect(store.reads.sort()).toEqual(['a', 'b']);
+
+    now = 2000;
+    docs.set('b', { count: 4, doc: doc('b', 'B v2') });
+    docs.delete('a');
+    docs.set('c', { count: 1, doc: doc('c', 'C') });
+    store.reads.length = 0;
+    expect((await list()).map((d) => d.title)).toEqual(['B v2', 'C']);
+    expect(store.reads.sort()).toEqual(['b', 'c']);
+
+    now = 4000;
+    store.reads.length = 0;
+    await list();
+    expect(store.reads).toEqual([]);
+    now = 6000;
+    await list();
+    expect(store.reads.sort()).toEqual(['b', 'c']);
+  });
+
+  it('a failed refresh is not kept: the next call asks again', async () => {
+    let fail = true;
+    const store = {
+      async aggregate(): Promise<AggregateBucket[]> {
+        if (fail) throw new Error('store down');
+        return [];
+      },
+      async getDocument() {
+        return null;
+      },
+    };
+    const list = createDocumentDirectory(store, { now: () => 0 });
+    await expect(list()).rejects.toThrow('store down');
+    fail = false;
+    expect(await list()).toEqual([]);
+  });
+});

@@ -120,6 +120,16 @@ describe('routeQuery over the document directory', () => {
     expect(s.docIds).toEqual(['three-2023q3']);
   });
 
+  it('Korean: an organisation named with a particle and a Korean quarter', () => {
+    const ko = [
+      filing('hanbit-2023q3', '한빛전자 주식회사', 'HNBT', '2023-09-30', null, [2023, 3]),
+      filing('hanbit-2023q2', '한빛전자 주식회사', 'HNBT', '2023-06-30', null, [2023, 2]),
+    ];
+    const s = routeQuery('한빛전자의 2023년 3분기 영업이익은 얼마인가요?', [...DIRECTORY, ...ko]);
+    expect(s.organisations.map((o) => o.name)).toEqual(['한빛전자 주식회사']);
+    expect(s.docIds).toEqual(['hanbit-2023q3']);
+  });
+
   it('a period alone narrows to the documents of that period; naming nothing routes nowhere', () => {
     expect(routeQuery('Which companies grew revenue in Q3 2023?', DIRECTORY).docIds.sort()).toEqual(['orch-2023q3', 'river-2023q3', 'three-2023q3']);
     const none = routeQuery('What are the main risk factors?', DIRECTORY);

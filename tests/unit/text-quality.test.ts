@@ -2,6 +2,8 @@
  * The mojibake check: a text layer that decodes to garbage fails as GARBLED_TEXT, while ordinary
  * English, Korean, Japanese, accented European text and tables of figures pass untouched.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../shared/domain/extracted.ts';
 import { PermanentError } from '../../shared/errors.ts';
@@ -65,6 +67,16 @@ describe('text-quality: documents', () => {
     // A Korean statute in EUC-KR read as Latin-1 ("제1조(목적) 이 법은 근로조건의 기준을 정한다.").
     const euckr = [page(1, ['Á¦1Á¶(¸ñÀû) ÀÌ ¹ýÀº ±Ù·ÎÁ¶°ÇÀÇ ±âÁØÀ» Á¤ÇÑ´Ù.', 'Á¦2Á¶(Á¤ÀÇ) ÀÌ ¹ý¿¡¼­ »ç¿ëÇÏ´Â ¿ë¾îÀÇ ¶æÀº ´ÙÀ½°ú °°´Ù.'])];
     expect(() => assertReadableText(euckr)).toThrow(expect.objectContaining({ code: 'GARBLED_TEXT' }));
+  });
+
+  it('finds no garbled page in the example corpus (English and Korean PDFs)', async () => {
+    const dir = path.resolve(import.meta.dirname, '../../examples/docs');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.pdf'));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    for (const file of files) {
+      const doc = await extractStage({ bytes: new Uint8Array(readFileSync(path.join(dir, file))) }, LIMITS);
+      expect(assessTextQuality(doc.pages), file).toMatchObject({ garbageChars: 0, garbledPages: [] });
+    }
   });
 
   it('does not fail a document with only a few garbled lines', () => {

@@ -1,6 +1,8 @@
+import { createDocumentDirectory } from '../shared/agent/document-directory.ts';
 import type { AgentDeps } from '../shared/agent/deps.ts';
+import { routedHybrid } from '../shared/retrieval/routed-search.ts';
 import type { Embedder } from '../shared/embed/index.ts';
-import type { VectorStore } from '../shared/store/index.ts';
+import type { HybridQuery, VectorStore } from '../shared/store/index.ts';
 import { agentVariant, hybridRerankVariant } from './agent-variants.ts';
 import { retrieved, sortTies, type Retrieval } from './retrieved.ts';
 
@@ -66,19 +68,41 @@ export type Variant = AvailableVariant | PendingVariant;
  * A hybrid-search variant through the VectorStore port at a fixed alpha (0 = BM25 only,
  * 1 = vector only); the store fuses both sides with relativeScoreFusion.
  */
-export function hybridVariant(name: string, alpha: number | 'product', description: string): AvailableVariant {
+export function hybridVariant(name: string, alpha: number, description: string): AvailableVariant {
   return {
     name,
     description,
     available: true,
-    create: ({ store, depth, alphaScale }) =>
+    create: ({ store, depth }) =>
       async (query) => {
-        const a = alpha === 'product' ? productAlpha(alphaScale) : alpha;
-        const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha: a, limit: depth });
+        const hits = await store.hybrid({ text: query.text, vector: query.vector, alpha, limit: depth });
         return { chunks: sortTies(hits).map((h) => retrieved(h.chunk)) };
       },
   };
 }
+
+/**
+ * The product's hybrid search, as `quarry search` runs it: relativeScoreFusion at the product
+ * alpha, with the documents the question names (organisations, periods, forms of the indexed
+ * documents' profiles) first and nothing filtered out (`routedHybrid`). A corpus without profiles
+ * (BEIR) routes nothing, so this is then the store's plain hybrid.
+ */
+export const productHybridVariant: AvailableVariant = {
+  name: 'hybrid',
+  description: 'quarry search: relativeScoreFusion at the product alpha (0.5 × HYBRID_ALPHA_SCALE), named documents first',
+  available: true,
+  create: ({ store, depth, alphaScale }) => {
+    const documents = createDocumentDirectory(store);
+    // Ties settled per search, as the agent's eval deps do: sorting the merged list by score
+    // would undo the routing's order (named documents first).
+    const tied = { hybrid: async (q: HybridQuery) => sortTies(await store.hybrid(q)) };
+    return async (query) => {
+      const q = { text: query.text, vector: query.vector, alpha: productAlpha(alphaScale), limit: depth };
+      const { hits } = await routedHybrid({ store: tied, documents }, query.text, q);
+      return { chunks: hits.map((h) => retrieved(h.chunk)) };
+    };
+  },
+};
 
 /** Alphas of the hybrid sweep reported as `hybridAlpha` (0.5 is the `hybrid` variant itself). */
 export const HYBRID_SWEEP_ALPHAS = [0.3, 0.5, 0.7] as const;
@@ -99,7 +123,7 @@ export function productAlpha(alphaScale = 1): number {
 export const VARIANTS: readonly Variant[] = [
   hybridVariant('keyword', 0, 'BM25 only (alpha 0)'),
   hybridVariant('vector', 1, 'vector only (alpha 1)'),
-  hybridVariant('hybrid', 'product', 'relativeScoreFusion at the product default alpha (0.5 × HYBRID_ALPHA_SCALE)'),
+  productHybridVariant,
   hybridRerankVariant,
   agentVariant,
 ];

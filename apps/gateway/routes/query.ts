@@ -2,8 +2,8 @@ import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { agentRunQueue, RunId } from '../../../queues/agent.queues.ts';
-import { AgentAnswer } from '../../../shared/agent/answer.ts';
 import { IsoDate } from '../../../shared/domain/document.ts';
+import { awaitAgentRun, enqueueAgentRun, viewRun } from '../agent-runs.ts';
 import { HttpError } from '../http-errors.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
@@ -29,13 +29,7 @@ export const FeedbackBody = z
 
 const RunParams = z.object({ id: RunId });
 
-export const RunView = z.object({
-  runId: z.string(),
-  state: z.enum(['queued', 'running', 'completed', 'failed']),
-  answer: AgentAnswer.optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
-export type RunView = z.infer<typeof RunView>;
+export { RunView } from '../agent-runs.ts';
 
 function runLinks(runId: string) {
   return { self: `/v1/runs/${runId}`, feedback: `/v1/runs/${runId}/feedback`, trace: `/debug/trace/${runId}` };
@@ -44,20 +38,6 @@ function runLinks(runId: string) {
 /** `POST /v1/query`, `GET /v1/runs/:id`, `POST /v1/runs/:id/feedback`, `GET /debug/trace/:id`. */
 export async function queryRoutes(app: FastifyInstance, deps: GatewayDeps, opts: Required<Pick<GatewayOptions, 'newRunId' | 'queryTimeoutMs'>>, events: QueueEvents): Promise<void> {
   const queue = deps.queues.queue(agentRunQueue);
-
-  async function view(runId: string): Promise<RunView | null> {
-    const job = await queue.getJob(agentRunQueue.jobId({ runId, query: 'x' }));
-    if (!job) return null;
-    const state = await job.getState();
-    if (state === 'completed') return { runId, state, answer: AgentAnswer.parse(job.returnvalue) };
-    if (state === 'failed') {
-      // The runtime fails permanent errors as "CODE: message"; anything else is internal.
-      const reason = job.failedReason || 'failed';
-      const m = /^([A-Z][A-Z0-9_]+): ([\s\S]*)$/.exec(reason);
-      return { runId, state, error: m ? { code: m[1]!, message: m[2]! } : { code: 'INTERNAL', message: reason } };
-    }
-    return { runId, state: state === 'active' ? 'running' : 'queued' };
-  }
 
   app.post(
     '/v1/query',
@@ -68,31 +48,17 @@ export async function queryRoutes(app: FastifyInstance, deps: GatewayDeps, opts:
     async (req, reply) => {
       const body = parseOr400(QueryBody, req.body, 'body');
       const runId = opts.newRunId();
-      const job = await queue.add(agentRunQueue.name, agentRunQueue.payload.parse({ runId, query: body.query, asOf: body.asOf, alpha: body.alpha }), {
-        jobId: agentRunQueue.jobId({ runId, query: body.query }),
-        attempts: agentRunQueue.policy.attempts,
-        backoff: { type: 'exponential', delay: agentRunQueue.policy.backoffMs },
-        removeOnComplete: agentRunQueue.policy.keepCompleted,
-        removeOnFail: agentRunQueue.policy.keepFailed,
-      });
+      const job = await enqueueAgentRun(queue, { runId, query: body.query, asOf: body.asOf, alpha: body.alpha });
       if (body.async) return reply.status(202).send({ runId, state: 'queued', links: runLinks(runId) });
-      try {
-        const answer = AgentAnswer.parse(await job.waitUntilFinished(events, body.timeoutMs ?? opts.queryTimeoutMs));
-        return reply.status(200).send({ runId, state: 'completed', answer, links: runLinks(runId) });
-      } catch (err) {
-        const current = await view(runId);
-        if (current?.state === 'failed') return reply.status(500).send({ runId, state: 'failed', error: current.error, links: runLinks(runId) });
-        if (current?.state === 'completed') return reply.status(200).send({ ...current, links: runLinks(runId) });
-        // Still running: the client polls the run.
-        if (err instanceof Error && /timed out/i.test(err.message)) return reply.status(202).send({ runId, state: current?.state ?? 'queued', links: runLinks(runId) });
-        throw err;
-      }
+      const run = await awaitAgentRun(queue, events, job, body.timeoutMs ?? opts.queryTimeoutMs);
+      const status = run.state === 'completed' ? 200 : run.state === 'failed' ? 500 : 202;
+      return reply.status(status).send({ ...run, links: runLinks(runId) });
     },
   );
 
   app.get('/v1/runs/:id', { config: { role: 'query' }, schema: { summary: 'A run: its state and, once done, its answer' } }, async (req) => {
     const { id } = parseOr400(RunParams, req.params, 'params');
-    const v = await view(id);
+    const v = await viewRun(queue, id);
     if (!v) throw new HttpError(404, 'NOT_FOUND', `no run ${id}`);
     return { ...v, links: runLinks(id) };
   });

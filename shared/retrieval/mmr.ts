@@ -29,7 +29,7 @@ export interface MmrPick {
   relevance: number;
   /** Highest cosine to an earlier pick (0 for the first pick). */
   maxSimilarity: number;
-  /** The redundancy penalty paid: `(1 − λ) · max(0, maxSimilarity)`. */
+  /** The redundancy penalty paid: `(1 − λ) · redundancy(maxSimilarity, floor)` (see {@link redundancy}). */
   penalty: number;
   /** `λ · relevance − penalty`. */
   score: number;
@@ -47,6 +47,25 @@ export interface MmrOptions {
    * @defaultValue all items
    */
   k?: number;
+  /**
+   * Cosine at or below which two passages count as not redundant at all; above it the penalty
+   * grows linearly to the full `(1 − λ)` at cosine 1 (see {@link redundancy}). 0 is classic MMR.
+   * @defaultValue 0
+   */
+  similarityFloor?: number;
+}
+
+/**
+ * The redundancy MMR charges for a best similarity `sim` to the picks: `max(0, (sim − floor) /
+ * (1 − floor))`, in [0, 1]. With floor 0 it is the classic `max(0, sim)`. A floor lets MMR drop
+ * copies and near-copies without charging passages that merely share the question's topic —
+ * those are usually the other relevant ones (on SciFact-style claims, classic MMR at λ 0.6 cost
+ * the agent 0.011 nDCG@10 against the same candidates undiversified).
+ * @throws RangeError when `floor` is outside [0, 1).
+ */
+export function redundancy(sim: number, floor = 0): number {
+  if (!(floor >= 0 && floor < 1)) throw new RangeError(`mmr similarity floor must be in [0, 1), got ${floor}`);
+  return Math.max(0, (sim - floor) / (1 - floor));
 }
 
 function norm(v: ArrayLike<number>): number {
@@ -95,7 +114,7 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * most of the O(k·n·d) similarity work is skipped; the picks, their order and every number are
  * exactly those of the eager algorithm (every similarity is the same computation either way).
  *
- * @throws RangeError when `lambda` is outside [0, 1].
+ * @throws RangeError when `lambda` is outside [0, 1] or `similarityFloor` outside [0, 1).
  */
 export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): MmrPick[] {
   const lambda = options.lambda ?? DEFAULT_MMR_LAMBDA;
@@ -111,7 +130,11 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
   const taken = new Uint8Array(items.length);
   const order: number[] = [];
   const picks: MmrPick[] = [];
-  const bound = (i: number) => lambda * (relevance[i] as number) - (1 - lambda) * Math.max(0, maxSim[i] as number);
+  const floor = options.similarityFloor ?? 0;
+  // Fails fast on a bad floor even when no candidate is ever compared.
+  redundancy(0, floor);
+  // Monotone in maxSim, so a score against fewer picks stays an upper bound (the lazy rounds below).
+  const bound = (i: number) => lambda * (relevance[i] as number) - (1 - lambda) * redundancy(maxSim[i] as number, floor);
 
   const catchUp = (i: number) => {
     const v = vectors[i];
@@ -146,7 +169,7 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
     taken[best] = 1;
     order.push(best);
     const sim = maxSim[best] as number;
-    const penalty = (1 - lambda) * Math.max(0, sim);
+    const penalty = (1 - lambda) * redundancy(sim, floor);
     picks.push({ index: best, relevance: (items[best] as MmrItem).relevance, maxSimilarity: sim, penalty, score: bestScore });
   }
   return picks;

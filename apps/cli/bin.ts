@@ -3,6 +3,7 @@ import { demoCommand } from './commands/demo.ts';
 import { facetsCommands } from './commands/facets.ts';
 import { ingestCommands } from './commands/ingest.ts';
 import { jobsCommands } from './commands/jobs.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { memoryCommands } from './commands/memory.ts';
 import { runCommands } from './commands/run.ts';
 import { searchCommand } from './commands/search.ts';
@@ -25,5 +26,6 @@ facetsCommands(program);
 memoryCommands(program);
 verifyCommands(program);
 reindexCommand(program);
+mcpCommand(program);
 
 await program.parseAsync(process.argv);

@@ -16,6 +16,7 @@ import { createConnectionLog, watchConnection, type ConnectionLog } from '../../
 import { createStatusStore } from '../../shared/status/status-store.ts';
 import { DEFAULT_TRACE_MAX_COUNT } from '../../shared/agent/capped-store.ts';
 import type { Queue } from 'bullmq';
+import { scaledAlphas } from '../../shared/retrieval/alpha.ts';
 import { createRequestRedis } from './request-redis.ts';
 import type { GatewayDeps } from './types.ts';
 
@@ -86,6 +87,7 @@ export function gatewayDeps(
     watchDir: config.watchDir,
     artifacts: ports.artifacts,
     bucketNotification: bucketSource && ((body) => bucketSource.handleNotification(body)),
+    search: { store: ports.store, embedder: ports.embedder, defaultAlpha: scaledAlphas(config.retrieval.alphaScale).defaultAlpha },
     async deleteDocument(docId) {
       const record = await requestPorts.status.get(docId);
       if (!record || record.state === 'deleted') return false;

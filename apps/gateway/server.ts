@@ -12,7 +12,11 @@ import { watchConnection } from '../../shared/redis/connection-log.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
+import { chatRoutes } from './routes/chat.ts';
+import { createRunStreamReader } from './run-stream-reader.ts';
 import { retryRoutes } from './routes/retry.ts';
+import { createMcpDeps } from '../mcp/deps.ts';
+import { mcpRoutes } from '../mcp/http.ts';
 import type { GatewayDeps, GatewayOptions } from './types.ts';
 
 export type { GatewayDeps, GatewayOptions } from './types.ts';
@@ -96,10 +100,20 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
     return reply.status(pong === 'PONG' ? 200 : 503).send({ ready: pong === 'PONG' });
   });
 
-  await queryRoutes(app, deps, { ...opts, newRunId: opts.newRunId ?? (() => randomUUID().replace(/-/g, '')) }, events);
+  // Streamed answers: one blocking connection of its own reads every streamed run (see createRunStreamReader).
+  const blocking = deps.eventsConnection.duplicate();
+  watchConnection(blocking, 'gateway-runstream', deps.connectionLog);
+  const streams = createRunStreamReader(blocking, deps.redis, deps.prefix);
+  app.addHook('onClose', async () => {
+    await withDeadline(streams.close(), 2000).catch(() => undefined);
+  });
+  const runOpts = { ...opts, newRunId: opts.newRunId ?? (() => randomUUID().replace(/-/g, '')) };
+  await queryRoutes(app, deps, runOpts, events, streams);
+  await chatRoutes(app, deps, runOpts, events, streams);
   await documentRoutes(app, deps, opts);
   await bucketEventRoutes(app, deps);
   await adminRoutes(app, deps, opts.keys);
   await retryRoutes(app, deps);
+  await mcpRoutes(app, createMcpDeps({ ...deps.search, status: deps.status, agentQueue: deps.queues.queue(agentRunQueue), events, askTimeoutMs: opts.queryTimeoutMs, newRunId: opts.newRunId }));
   return app;
 }

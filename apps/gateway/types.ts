@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { QueueClient } from '../../queues/queue-client.ts';
 import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import type { Embedder } from '../../shared/embed/embedder.ts';
+import type { VectorStore } from '../../shared/store/vector-store.ts';
 import type { RunContextStore } from '../../shared/agent/run-context.ts';
 import type { TraceStore } from '../../shared/agent/trace.ts';
 import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
@@ -30,6 +32,8 @@ export interface GatewayDeps {
   watchDir: string;
   /** Handles an event notification of the watched bucket; null when no bucket is watched. */
   bucketNotification: ((body: unknown) => Promise<BucketEvent[]>) | null;
+  /** What search reads (the MCP tools at /mcp): the store, the query embedder, the default hybrid weight. */
+  search: { store: VectorStore; embedder: Embedder; defaultAlpha: number };
 }
 
 export interface GatewayOptions {

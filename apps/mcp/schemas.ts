@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { QueryBody } from '../gateway/routes/query.ts';
+import { Citation } from '../../shared/agent/answer.ts';
+import { DocId, IsoDate } from '../../shared/domain/index.ts';
+import { DocStatus } from '../../shared/status/doc-status.ts';
+
+/**
+ * Filters a search narrows to; every field optional. Lists match any of their values.
+ * `asOf` keeps only passages valid on that date (valid_from ≤ asOf < valid_to).
+ */
+export const SearchFilters = z
+  .object({
+    docType: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
+    jurisdiction: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
+    lang: z.array(z.string().min(1).max(20)).min(1).max(20).optional(),
+    asOf: IsoDate.optional(),
+  })
+  .strict();
+export type SearchFilters = z.infer<typeof SearchFilters>;
+
+/**
+ * A hybrid search request: the query text, filters, the keyword/vector weight and how many hits.
+ * Field names and bounds follow `POST /v1/query` (`query`, `alpha`); a search endpoint of the
+ * HTTP API should parse this same schema.
+ */
+export const SearchRequest = z
+  .object({
+    query: QueryBody.shape.query,
+    filters: SearchFilters.optional(),
+    /** 0 = keyword only, 1 = vector only; absent: the configured default. */
+    alpha: QueryBody.shape.alpha,
+    /** @defaultValue 10 */
+    limit: z.number().int().min(1).max(100).default(10),
+  })
+  .strict();
+export type SearchRequest = z.infer<typeof SearchRequest>;
+
+/** The `ask` tool's input: `POST /v1/query`'s body without its HTTP-only fields (async, timeoutMs). */
+export const AskRequest = QueryBody.pick({ query: true, asOf: true, alpha: true });
+export type AskRequest = z.infer<typeof AskRequest>;
+
+/** One document by id (the id `GET /v1/documents/:id` takes). */
+export const DocumentRequest = z.object({ docId: DocId }).strict();
+
+/** A chunk and up to `neighbours` chunks each side of it in its document (by chunk_index). */
+export const ChunkRequest = z
+  .object({
+    chunkId: z.string().uuid(),
+    /** @defaultValue 1 */
+    neighbours: z.number().int().min(0).max(10).default(1),
+  })
+  .strict();
+export type ChunkRequest = z.infer<typeof ChunkRequest>;
+
+/** A page of the document list, in registration order. */
+export const ListDocumentsRequest = z
+  .object({
+    /** @defaultValue 0 */
+    offset: z.number().int().min(0).default(0),
+    /** @defaultValue 20 */
+    limit: z.number().int().min(1).max(200).default(20),
+  })
+  .strict();
+export type ListDocumentsRequest = z.infer<typeof ListDocumentsRequest>;
+
+const Pages = z.object({ start: z.number().int(), end: z.number().int() });
+
+/** One search hit: where the passage is, its score terms and its text. */
+export const SearchHitView = z.object({
+  rank: z.number().int().positive(),
+  chunkId: z.string(),
+  docId: z.string(),
+  title: z.string().nullable(),
+  sectionPath: z.string(),
+  pages: Pages,
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+  scores: z.object({ fused: z.number(), keyword: z.number(), vector: z.number() }),
+  text: z.string(),
+});
+export type SearchHitView = z.infer<typeof SearchHitView>;
+
+export const SearchResult = z.object({ query: z.string(), alpha: z.number(), hits: z.array(SearchHitView) });
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const AskResult = z.object({
+  runId: z.string(),
+  text: z.string(),
+  citations: z.array(Citation),
+  dateQualifier: z.string().nullable(),
+  asOf: z.string().nullable(),
+  validated: z.boolean(),
+});
+export type AskResult = z.infer<typeof AskResult>;
+
+/** A chunk for reading: its place in the document and its text. */
+export const ChunkView = z.object({
+  chunkId: z.string(),
+  docId: z.string(),
+  version: z.string(),
+  chunkIndex: z.number().int(),
+  totalChunks: z.number().int(),
+  sectionPath: z.string(),
+  pages: Pages,
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+  text: z.string(),
+});
+export type ChunkView = z.infer<typeof ChunkView>;
+
+export const ChunkResult = z.object({ chunk: ChunkView, before: z.array(ChunkView), after: z.array(ChunkView) });
+export type ChunkResult = z.infer<typeof ChunkResult>;
+
+export const DocumentResult = z.object({
+  docId: z.string(),
+  title: z.string().nullable(),
+  status: DocStatus,
+  /** The indexed Document row (type, jurisdiction, language, validity, profile); null until indexed. */
+  document: z.record(z.string(), z.unknown()).nullable(),
+});
+export type DocumentResult = z.infer<typeof DocumentResult>;
+
+export const DocumentSummary = z.object({
+  docId: z.string(),
+  title: z.string().nullable(),
+  state: DocStatus.shape.state,
+  stage: z.string(),
+  progress: z.number(),
+  pages: z.number().int().nullable(),
+  chunks: z.number().int().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type DocumentSummary = z.infer<typeof DocumentSummary>;
+
+export const ListDocumentsResult = z.object({
+  total: z.number().int(),
+  offset: z.number().int(),
+  documents: z.array(DocumentSummary),
+  /** The offset of the next page, or null on the last one. */
+  nextOffset: z.number().int().nullable(),
+});
+export type ListDocumentsResult = z.infer<typeof ListDocumentsResult>;

@@ -20,6 +20,13 @@ export interface MmrItem {
   relevance: number;
   /** Embedding; null counts as similar to nothing (no penalty, no diversification). */
   vector: Float32Array | readonly number[] | null;
+  /**
+   * The item's group (rank.ts: its document). Two items of one group are charged classic MMR
+   * whatever `similarityFloor` says: a document's own passages repeat one another (overlapping
+   * chunks, running text on one subject), while passages of two documents on the question's
+   * topic are two pieces of evidence.
+   */
+  group?: string;
 }
 
 /** One pick, in pick order. */
@@ -29,7 +36,7 @@ export interface MmrPick {
   relevance: number;
   /** Highest cosine to an earlier pick (0 for the first pick). */
   maxSimilarity: number;
-  /** The redundancy penalty paid: `(1 − λ) · redundancy(maxSimilarity, floor)` (see {@link redundancy}). */
+  /** The redundancy penalty paid: `(1 − λ) ·` the highest {@link redundancy} to an earlier pick. */
   penalty: number;
   /** `λ · relevance − penalty`. */
   score: number;
@@ -48,8 +55,9 @@ export interface MmrOptions {
    */
   k?: number;
   /**
-   * Cosine at or below which two passages count as not redundant at all; above it the penalty
-   * grows linearly to the full `(1 − λ)` at cosine 1 (see {@link redundancy}). 0 is classic MMR.
+   * Cosine at or below which two items of different groups (or without one) count as not
+   * redundant at all; above it the penalty grows linearly to the full `(1 − λ)` at cosine 1 (see
+   * {@link redundancy}). 0 is classic MMR.
    * @defaultValue 0
    */
   similarityFloor?: number;
@@ -125,16 +133,18 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
   const norms = vectors.map((v) => (v ? norm(v) : 0));
   const relevance = items.map((it) => (Number.isFinite(it.relevance) ? it.relevance : 0));
   const maxSim = new Float64Array(items.length);
+  /** Highest redundancy to the picks compared so far (with the floor of each pair). */
+  const maxRed = new Float64Array(items.length);
   /** How many picks (in pick order) each candidate's maxSim already accounts for. */
   const compared = new Int32Array(items.length);
   const taken = new Uint8Array(items.length);
   const order: number[] = [];
   const picks: MmrPick[] = [];
   const floor = options.similarityFloor ?? 0;
-  // Fails fast on a bad floor even when no candidate is ever compared.
+  // Fails fast on a bad floor even when no pair is ever compared.
   redundancy(0, floor);
-  // Monotone in maxSim, so a score against fewer picks stays an upper bound (the lazy rounds below).
-  const bound = (i: number) => lambda * (relevance[i] as number) - (1 - lambda) * redundancy(maxSim[i] as number, floor);
+  // maxRed only grows with more picks, so a score against fewer picks stays an upper bound (the lazy rounds below).
+  const bound = (i: number) => lambda * (relevance[i] as number) - (1 - lambda) * (maxRed[i] as number);
 
   const catchUp = (i: number) => {
     const v = vectors[i];
@@ -146,6 +156,9 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
       if (!v || n === 0 || !pv || pn === 0 || v.length !== pv.length) continue;
       const c = dot(v, pv) / (n * pn);
       if (c > (maxSim[i] as number)) maxSim[i] = c;
+      const g = items[i]?.group;
+      const r = redundancy(c, g !== undefined && g === items[pi]?.group ? 0 : floor);
+      if (r > (maxRed[i] as number)) maxRed[i] = r;
     }
     compared[i] = order.length;
   };
@@ -169,7 +182,7 @@ export function mmrSelect(items: readonly MmrItem[], options: MmrOptions = {}): 
     taken[best] = 1;
     order.push(best);
     const sim = maxSim[best] as number;
-    const penalty = (1 - lambda) * redundancy(sim, floor);
+    const penalty = (1 - lambda) * (maxRed[best] as number);
     picks.push({ index: best, relevance: (items[best] as MmrItem).relevance, maxSimilarity: sim, penalty, score: bestScore });
   }
   return picks;

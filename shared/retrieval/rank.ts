@@ -67,8 +67,9 @@ export interface RankOptions {
   /** MMR relevance weight λ. @defaultValue 0.6 */
   mmrLambda?: number;
   /**
-   * Cosine up to which MMR charges no redundancy (see `redundancy` in mmr.ts): it diversifies
-   * away copies, not passages that share the question's topic.
+   * Cosine up to which MMR charges two passages of different documents no redundancy (see
+   * `redundancy` in mmr.ts): across documents it diversifies away copies, not other evidence on
+   * the question's topic. A document's own passages are diversified as in classic MMR.
    * @defaultValue {@link DEFAULT_MMR_SIMILARITY_FLOOR}
    */
   mmrSimilarityFloor?: number;
@@ -238,7 +239,7 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
   // MMR picks twice `keep` (O(k·n·d) stays small for n ≈ 300); the rest follows by final score.
   // Exploration draws from what lies below the cut, so it needs that remainder ranked.
   const picks = mmrSelect(
-    scored.map((s) => ({ relevance: s.final, vector: s.cand.vector })),
+    scored.map((s) => ({ relevance: s.final, vector: s.cand.vector, group: s.cand.hit.chunk.doc_id })),
     { lambda, k: Math.min(scored.length, 2 * keep), similarityFloor: floor },
   );
   const picked = new Set(picks.map((p) => p.index));
@@ -252,7 +253,7 @@ export function rankCandidates(input: RankInput): RankedCandidate[] {
   return kept.map((s, i) => {
     // An explorer was never picked against the kept set: charge it the penalty MMR would have.
     const penalty = drawn.has(s.chunkId)
-      ? (1 - lambda) * redundancy(Math.max(0, ...kept.slice(0, i).map((k) => cosine(k.cand.vector, s.cand.vector))), floor)
+      ? (1 - lambda) * Math.max(0, ...kept.slice(0, i).map((k) => redundancy(cosine(k.cand.vector, s.cand.vector), k.cand.hit.chunk.doc_id === s.cand.hit.chunk.doc_id ? 0 : floor)))
       : s.penalty;
     return {
       hit: s.cand.hit,

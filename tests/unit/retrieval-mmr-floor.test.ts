@@ -9,10 +9,10 @@ const v = (...xs: number[]) => Float32Array.from(xs);
 /** A unit vector at cosine `c` to (1, 0, 0), in the x–y plane. */
 const at = (c: number) => v(c, Math.sqrt(1 - c * c), 0);
 
-function hit(id: string, score: number): HybridHit {
+function hit(id: string, score: number, docId = `doc-${id}`): HybridHit {
   return {
     chunk: {
-      chunk_id: id, doc_id: `doc-${id}`, version: 'v'.repeat(64), section: 'general', section_path: 'Doc > general',
+      chunk_id: id, doc_id: docId, version: 'v'.repeat(64), section: 'general', section_path: 'Doc > general',
       body: `body of ${id}`, embedding_text: `Doc > general\n\nbody of ${id}`, page_start: 1, page_end: 1, chunk_index: 0,
       total_chunks: 1, token_count: 5, entities: [], valid_from: null, valid_to: null, doc_type: 'paper', jurisdiction: 'US',
       lang: 'en', created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z',
@@ -56,6 +56,11 @@ describe('mmrSelect with a similarity floor', () => {
     expect(mmrSelect(items, { k: 3 }).map((p) => p.index)).toEqual([0, 2, 1]);
   });
 
+  it('items of one group are charged from cosine 0 whatever the floor', () => {
+    const grouped = items.map((it, i) => ({ ...it, group: i === 1 ? 'a' : i === 0 ? 'a' : `g${i}` }));
+    expect(mmrSelect(grouped, { k: 3, similarityFloor: 0.5 }).map((p) => p.index)).toEqual([0, 2, 1]);
+  });
+
   it('above the floor only copies pay: the topic neighbour keeps its place, the near-copy still drops', () => {
     const picks = mmrSelect(items, { k: 4, similarityFloor: 0.5 });
     expect(picks.map((p) => p.index)).toEqual([0, 1, 2, 3]);
@@ -75,6 +80,11 @@ describe('rankCandidates diversifies copies, not topic neighbours', () => {
   it('by default a second relevant passage on the same topic keeps its rank; a near-copy goes last', () => {
     expect(DEFAULT_MMR_SIMILARITY_FLOOR).toBeGreaterThan(0);
     expect(rank(cands())).toEqual(['top', 'neighbour', 'unrelated', 'copy']);
+  });
+
+  it('passages of one document are still diversified as in classic MMR', () => {
+    const sameDoc = cands().map((c) => (c.hit.chunk.chunk_id === 'neighbour' ? { ...c, hit: hit('neighbour', 0.85, 'doc-top') } : c));
+    expect(rank(sameDoc)).toEqual(['top', 'unrelated', 'neighbour', 'copy']);
   });
 
   it('floor 0 is classic MMR', () => {

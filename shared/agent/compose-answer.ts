@@ -8,6 +8,7 @@ import type { Llm } from '../llm/llm.ts';
 import { buildAnswerPrompt, citationNumbers } from '../llm/answer-prompt.ts';
 import { composeExtractiveAnswer, type AnswerChunk } from '../llm/extractive-answer.ts';
 import { sanitizeModelAnswer } from '../llm/sanitize-answer.ts';
+import { createDeltaStreamer, sentencePieces } from '../llm/stream-pieces.ts';
 import type { AgentDeps, AnswerGuard } from './deps.ts';
 
 /** The answer when no passage of the documents the question is about holds what it asks. */
@@ -40,7 +41,11 @@ export interface AnswererOptions {
  */
 export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
   const max = Math.max(1, Math.floor(options.maxPassages ?? 8));
-  return async ({ query, asOf, today, ranked, qualifier, notFound }) => {
+  return async ({ query, asOf, today, ranked, qualifier, notFound, onDelta }) => {
+    // A composed text (extractive, not found) streams sentence by sentence once it is known.
+    const streamWhole = (text: string) => {
+      if (onDelta) for (const piece of sentencePieces(text)) onDelta(piece);
+    };
     const chunks: AnswerChunk[] = await Promise.all(
       ranked.slice(0, max).map(async (r) => ({
         chunkId: r.hit.chunk.chunk_id,
@@ -57,14 +62,21 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null });
     const guard: AnswerGuard = { withheld: extractive.withheld };
     // The validator found no passage of the documents asked about that fits: no quote, no citation.
-    if (notFound) return { text: NOT_IN_INDEX[extractive.lang], citations: [], dateQualifier: extractive.dateQualifier, guard };
+    if (notFound) {
+      streamWhole(NOT_IN_INDEX[extractive.lang]);
+      return { text: NOT_IN_INDEX[extractive.lang], citations: [], dateQualifier: extractive.dateQualifier, guard };
+    }
     const withheld = new Set(extractive.withheld.map((w) => w.chunkId));
     const trusted = chunks.filter((c) => !withheld.has(c.chunkId));
     if (!options.llm || trusted.length === 0) {
+      streamWhole(extractive.text);
       return { text: extractive.text, citations: extractive.citations, dateQualifier: extractive.dateQualifier, guard };
     }
     // With a model, it writes the text; citations are the passages it cites, numbered as given.
-    const raw = await options.llm.complete(buildAnswerPrompt(query, trusted, { asOf, today, lang: extractive.lang }));
+    const prompt = buildAnswerPrompt(query, trusted, { asOf, today, lang: extractive.lang });
+    // Streaming: tokens go out as the model writes them, but never text the sanitiser may remove.
+    const streamer = onDelta ? createDeltaStreamer(onDelta) : null;
+    const raw = streamer && options.llm.stream ? await options.llm.stream(prompt, (t) => streamer.push(t)) : await options.llm.complete(prompt);
     const { cited } = citationNumbers(raw, trusted.length);
     const citedChunks = cited.map((n) => ({ n, c: trusted[n - 1] as AnswerChunk }));
     const { text, removed } = sanitizeModelAnswer(
@@ -81,6 +93,7 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
       validFrom: c.validFrom,
       validTo: c.validTo,
     }));
+    streamer?.finish(text);
     return { text, citations, dateQualifier: extractive.dateQualifier, guard: { ...guard, removed } };
   };
 }

@@ -143,12 +143,13 @@ async function profileOf(s: AgentStateType, deps: AgentDeps): Promise<DocumentPr
 }
 
 /** answerer: citations and date qualifiers; a fallback says it could not confirm the answer. */
-export async function answerer(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
+export async function answerer(s: AgentStateType, deps: AgentDeps, observer?: { delta?(text: string): void }): Promise<NodeResult> {
   const u = s.understanding;
   if (!u) throw new Error('answerer before listener');
   // An answer about a reporting period is qualified by that period, not by today's date.
   const qualifier = s.requestedAsOf || u.asOf ? null : periodQualifier(await profileOf(s, deps), u.lang);
-  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked, qualifier, notFound: s.notFound });
+  const onDelta = observer?.delta?.bind(observer);
+  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked, qualifier, notFound: s.notFound, ...(onDelta ? { onDelta } : {}) });
   return {
     update: { text: out.text, citations: out.citations, dateQualifier: out.dateQualifier },
     trace: {

@@ -81,6 +81,11 @@ export interface AgentDeps {
     qualifier?: string | null;
     /** Say plainly that the indexed documents do not hold the answer (the validator found none that fits). */
     notFound?: boolean;
+    /**
+     * Receives the answer's text piece by piece as it is written (streaming): token by token from
+     * a model, sentence by sentence from the extractive answerer. The pieces concatenate to `text`.
+     */
+    onDelta?: (text: string) => void;
   }): Promise<{
     text: string;
     citations: Citation[];

@@ -1,4 +1,4 @@
-import { END, START, StateGraph } from '@langchain/langgraph';
+import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ATTR, withSpan } from '../telemetry/tracing.ts';
 import type { AgentAnswer } from './answer.ts';
 import { answerer, memoryUpdater, rerankDiversify, runContextOf, traceOf, validator } from './decide-nodes.ts';
@@ -6,17 +6,37 @@ import type { AgentDeps } from './deps.ts';
 import { candidateSearch, facetPlanner, listener, narrowedSearch, planner, type NodeResult } from './search-nodes.ts';
 import { AgentState, type AgentStateType, type AgentUpdate } from './state.ts';
 
-type Node = (s: AgentStateType, deps: AgentDeps) => Promise<NodeResult>;
+/**
+ * Watches one run as it happens (streaming answers). Called synchronously from the run: an
+ * observer must not throw or block (queue the event and return).
+ */
+export interface RunObserver {
+  /** A node finished, with its latency and its trace data (ids and numbers only). */
+  node?(e: { node: string; ms: number; data: Record<string, unknown> }): void;
+  /** The next piece of the answer's text (the pieces concatenate to the answer's text). */
+  delta?(text: string): void;
+}
+
+type Node = (s: AgentStateType, deps: AgentDeps, observer?: RunObserver) => Promise<NodeResult>;
+
+/** The run's observer, passed per run in the graph's `configurable` (the graph itself is shared). */
+function observerOf(config: LangGraphRunnableConfig | undefined): RunObserver | undefined {
+  const o: unknown = config?.configurable?.['observer'];
+  return typeof o === 'object' && o !== null ? (o as RunObserver) : undefined;
+}
 
 /** Every node's time and decisions land in the trace; nodes themselves stay plain functions. */
 function timed(name: string, node: Node, deps: AgentDeps) {
-  return (s: AgentStateType): Promise<AgentUpdate> =>
+  return (s: AgentStateType, config?: LangGraphRunnableConfig): Promise<AgentUpdate> =>
     // Each node is a span of the run's trace too (ids only: the question never goes into a span).
     withSpan(`agent ${name}`, { [ATTR.node]: name, [ATTR.runId]: s.runId }, async () => {
+      const observer = observerOf(config);
       const startedAt = new Date().toISOString();
       const t0 = performance.now();
-      const { update, trace } = await node(s, deps);
-      return { ...update, steps: [{ node: name, startedAt, ms: Math.round((performance.now() - t0) * 100) / 100, data: trace }] };
+      const { update, trace } = await node(s, deps, observer);
+      const ms = Math.round((performance.now() - t0) * 100) / 100;
+      observer?.node?.({ node: name, ms, data: trace });
+      return { ...update, steps: [{ node: name, startedAt, ms, data: trace }] };
     });
 }
 
@@ -29,10 +49,11 @@ function timed(name: string, node: Node, deps: AgentDeps) {
  * runs last so the trace it stores holds every step, the memory update included.
  */
 export function buildAgentGraph(deps: AgentDeps) {
-  const observer = async (s: AgentStateType): Promise<AgentUpdate> => {
+  const observer = async (s: AgentStateType, config?: LangGraphRunnableConfig): Promise<AgentUpdate> => {
     const ctx = runContextOf(s);
     const trace = traceOf(s, [{ node: 'observer', startedAt: new Date().toISOString(), ms: 0, data: { steps: s.steps.length } }]);
     await deps.record(trace, ctx);
+    observerOf(config)?.node?.({ node: 'observer', ms: 0, data: { steps: s.steps.length } });
     return {};
   };
   return new StateGraph(AgentState)
@@ -71,18 +92,21 @@ export interface AgentInput {
   alpha?: number;
 }
 
-/** Runs one question through the graph and returns its whole final state (the ranking included). */
-export async function runAgentState(graph: AgentGraph, input: AgentInput): Promise<AgentStateType> {
+/**
+ * Runs one question through the graph and returns its whole final state (the ranking included).
+ * `observer` (optional) sees each node finish and the answer's text as it is written.
+ */
+export async function runAgentState(graph: AgentGraph, input: AgentInput, observer?: RunObserver): Promise<AgentStateType> {
   return graph.invoke(
     { runId: input.runId, query: input.query, requestedAsOf: input.asOf ?? null, requestedAlpha: input.alpha ?? null, startedAt: new Date().toISOString() },
     // Each loop passes 5 nodes; the limit is a backstop, the validator is what stops loops.
-    { recursionLimit: 40 },
+    { recursionLimit: 40, ...(observer ? { configurable: { observer } } : {}) },
   );
 }
 
-/** Runs one question through the graph. */
-export async function runAgent(graph: AgentGraph, input: AgentInput): Promise<AgentAnswer> {
-  const s = await runAgentState(graph, input);
+/** Runs one question through the graph (see {@link runAgentState} for `observer`). */
+export async function runAgent(graph: AgentGraph, input: AgentInput, observer?: RunObserver): Promise<AgentAnswer> {
+  const s = await runAgentState(graph, input, observer);
   const startedAt = s.startedAt;
   return {
     runId: input.runId,

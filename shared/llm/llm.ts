@@ -35,6 +35,12 @@ export interface Llm {
    * @throws the signal's reason when `opts.signal` aborts.
    */
   complete(messages: readonly ChatMessage[], opts?: CompleteOptions): Promise<string>;
+  /**
+   * Like {@link Llm.complete}, but hands each piece of the text to `onToken` as the backend
+   * writes it; resolves to the whole text. Optional: callers fall back to `complete`.
+   * @throws as {@link Llm.complete}.
+   */
+  stream?(messages: readonly ChatMessage[], onToken: (text: string) => void, opts?: CompleteOptions): Promise<string>;
 }
 
 /**

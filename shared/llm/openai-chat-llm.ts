@@ -113,5 +113,35 @@ export function createOpenAiChatLlm(options: OpenAiChatLlmOptions): Llm {
       if (typeof content !== 'string') throw new PermanentError('INVALID_RESULT', `${name}: response has no message content`);
       return content;
     },
+    async stream(messages: readonly ChatMessage[], onToken: (text: string) => void, opts: CompleteOptions = {}): Promise<string> {
+      opts.signal?.throwIfAborted();
+      if (messages.length === 0) throw new PermanentError('INVALID_PAYLOAD', `${name}: no messages`);
+      let text = '';
+      let sawContent = false;
+      try {
+        const chunks = await client.chat.completions.create(
+          {
+            model,
+            messages: messages.map((m) => ({ role: m.role, content: m.content })),
+            temperature: opts.temperature ?? 0,
+            [tokenField]: opts.maxTokens ?? defaultMaxTokens,
+            stream: true,
+          },
+          opts.signal ? { signal: opts.signal } : undefined,
+        );
+        for await (const chunk of chunks) {
+          const piece: unknown = chunk.choices?.[0]?.delta?.content;
+          if (typeof piece !== 'string') continue;
+          sawContent = true;
+          if (!piece) continue;
+          text += piece;
+          onToken(piece);
+        }
+      } catch (err) {
+        throw classify(err, name, opts.signal);
+      }
+      if (!sawContent) throw new PermanentError('INVALID_RESULT', `${name}: streamed response has no message content`);
+      return text;
+    },
   };
 }

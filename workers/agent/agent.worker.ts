@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { buildAgentGraph, runAgent, type AgentGraph } from '../../shared/agent/graph.ts';
+import { createRunEventPublisher } from '../../shared/agent/run-events.ts';
+import { describeError, isQuarryError } from '../../shared/errors.ts';
 import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { createAgentDeps } from './agent-deps.ts';
@@ -8,15 +10,41 @@ import { createAgentDeps } from './agent-deps.ts';
 // One compiled graph per set of ports (a process has one; tests may have several).
 const graphs = new WeakMap<Redis, AgentGraph>();
 
-/** `agent-run`: one question through the LangGraph agent; the answer is the job's result. */
+/**
+ * `agent-run`: one question through the LangGraph agent; the answer is the job's result. Its
+ * progress (node by node, then the answer's text as it is written, citations, the final record)
+ * is also appended to the run's event stream, which the gateway streams to a client that asked.
+ */
 export const agentWorker = defineStageWorker(agentRunQueue, async (payload, ctx) => {
   let graph = graphs.get(ctx.redis);
   if (!graph) {
     graph = buildAgentGraph(createAgentDeps(ctx, ctx.log));
     graphs.set(ctx.redis, graph);
   }
+  const events = createRunEventPublisher(ctx.redis, ctx.config.prefix, payload.runId, {
+    onError: (err) => ctx.log.warn('run event not published', { runId: payload.runId, error: String(err) }),
+  });
   const t0 = performance.now();
-  const answer = await runAgent(graph, payload);
-  quarryMetrics().queryDuration.observe({ outcome: answer.validated ? 'validated' : 'fallback' }, (performance.now() - t0) / 1000);
-  return answer;
+  try {
+    const answer = await runAgent(graph, payload, {
+      node: (e) => events.emit({ type: 'node', ...e }),
+      delta: (text) => events.emit({ type: 'delta', text }),
+    });
+    quarryMetrics().queryDuration.observe({ outcome: answer.validated ? 'validated' : 'fallback' }, (performance.now() - t0) / 1000);
+    events.emit({ type: 'citations', citations: answer.citations });
+    events.emit({ type: 'done', answer });
+    await events.flush();
+    return answer;
+  } catch (err) {
+    // Only a failure that ends the run is streamed (as the runtime decides: permanent, or the
+    // last attempt); a retried attempt streams its nodes again.
+    const permanent = isQuarryError(err) && !err.retryable;
+    const lastTry = permanent || ctx.attemptsMade + 1 >= agentRunQueue.policy.attempts;
+    if (lastTry) {
+      const { code, message } = describeError(err);
+      events.emit({ type: 'error', error: { code, message: code === 'INTERNAL' ? 'internal error' : message } });
+      await events.flush();
+    }
+    throw err;
+  }
 });

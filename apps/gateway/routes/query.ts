@@ -5,6 +5,9 @@ import { agentRunQueue, RunId } from '../../../queues/agent.queues.ts';
 import { IsoDate } from '../../../shared/domain/document.ts';
 import { awaitAgentRun, enqueueAgentRun, viewRun } from '../agent-runs.ts';
 import { HttpError } from '../http-errors.ts';
+import type { RunStreamReader } from '../run-stream-reader.ts';
+import { acceptsEventStream, openSse } from '../sse.ts';
+import { queryEventData, runEventsUntil } from './run-stream.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 
@@ -15,8 +18,10 @@ export const QueryBody = z
     alpha: z.number().min(0).max(1).optional(),
     /** Answer 202 with a run id at once instead of waiting. */
     async: z.boolean().optional(),
-    /** Override how long to wait before answering 202. */
+    /** Override how long to wait before answering 202 (streaming: before the TIMEOUT error event). */
     timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    /** Answer `text/event-stream` (as `Accept: text/event-stream` does): run, node…, delta…, citations, done (or error). */
+    stream: z.boolean().optional(),
   })
   .strict();
 
@@ -36,19 +41,37 @@ function runLinks(runId: string) {
 }
 
 /** `POST /v1/query`, `GET /v1/runs/:id`, `POST /v1/runs/:id/feedback`, `GET /debug/trace/:id`. */
-export async function queryRoutes(app: FastifyInstance, deps: GatewayDeps, opts: Required<Pick<GatewayOptions, 'newRunId' | 'queryTimeoutMs'>>, events: QueueEvents): Promise<void> {
+export async function queryRoutes(
+  app: FastifyInstance,
+  deps: GatewayDeps,
+  opts: Required<Pick<GatewayOptions, 'newRunId' | 'queryTimeoutMs'>>,
+  events: QueueEvents,
+  streams: RunStreamReader,
+): Promise<void> {
   const queue = deps.queues.queue(agentRunQueue);
 
   app.post(
     '/v1/query',
     {
       config: { role: 'query' },
-      schema: { summary: 'Ask a question; waits for the answer up to a timeout, or answers 202 with a run id', body: jsonSchema(QueryBody) },
+      schema: {
+        summary:
+          'Ask a question; waits for the answer up to a timeout, or answers 202 with a run id. With `Accept: text/event-stream` or `stream: true` it streams: events run, node, delta, citations, then done (or error)',
+        body: jsonSchema(QueryBody),
+      },
     },
     async (req, reply) => {
       const body = parseOr400(QueryBody, req.body, 'body');
       const runId = opts.newRunId();
       const job = await enqueueAgentRun(queue, { runId, query: body.query, asOf: body.asOf, alpha: body.alpha });
+      if (body.stream || acceptsEventStream(req)) {
+        // Enqueued first: a failure to enqueue is still an ordinary 503, not a broken stream.
+        const sse = openSse(reply);
+        await sse.send('run', { runId });
+        for await (const e of runEventsUntil(streams, runId, body.timeoutMs ?? opts.queryTimeoutMs, sse.signal)) await sse.send(e.type, queryEventData(e, runId));
+        sse.end();
+        return reply;
+      }
       if (body.async) return reply.status(202).send({ runId, state: 'queued', links: runLinks(runId) });
       const run = await awaitAgentRun(queue, events, job, body.timeoutMs ?? opts.queryTimeoutMs);
       const status = run.state === 'completed' ? 200 : run.state === 'failed' ? 500 : 202;

@@ -1,0 +1,79 @@
+import type { QueueEvents } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import { agentRunQueue } from '../../../queues/agent.queues.ts';
+import { awaitAgentRun, enqueueAgentRun } from '../agent-runs.ts';
+import { ChatCompletionBody, chatChunk, chatCompletion, lastUserQuestion, QUARRY_MODEL, sourcesFootnote } from '../chat-format.ts';
+import { HTTP_STATUS, HttpError } from '../http-errors.ts';
+import type { RunStreamReader } from '../run-stream-reader.ts';
+import { openSse } from '../sse.ts';
+import type { GatewayDeps, GatewayOptions } from '../types.ts';
+import { jsonSchema, parseOr400 } from '../validate.ts';
+import { runEventsUntil } from './run-stream.ts';
+
+/** Longest question the agent takes (as `POST /v1/query`). */
+const MAX_QUESTION_CHARS = 2000;
+
+/**
+ * The OpenAI-compatible face of the agent, so chat clients can use Quarry as a "model":
+ * `POST /v1/chat/completions` (streamed as `chat.completion.chunk` events ending in `[DONE]`, or
+ * one `chat.completion`) and `GET /v1/models`. The last user message is the question; the answer
+ * carries `[n]` markers, a "Sources" list, and the citations as data (`citations`).
+ */
+export async function chatRoutes(
+  app: FastifyInstance,
+  deps: GatewayDeps,
+  opts: Required<Pick<GatewayOptions, 'newRunId' | 'queryTimeoutMs'>>,
+  events: QueueEvents,
+  streams: RunStreamReader,
+): Promise<void> {
+  const queue = deps.queues.queue(agentRunQueue);
+
+  app.get('/v1/models', { config: { role: 'query' }, schema: { summary: 'OpenAI-compatible model list: the one model, "quarry"' } }, async () => ({
+    object: 'list',
+    data: [{ id: QUARRY_MODEL, object: 'model', created: 0, owned_by: 'quarry' }],
+  }));
+
+  app.post(
+    '/v1/chat/completions',
+    { config: { role: 'query' }, schema: { summary: 'OpenAI-compatible chat: the last user message is the question; answers cite [n] and list citations', body: jsonSchema(ChatCompletionBody) } },
+    async (req, reply) => {
+      const body = parseOr400(ChatCompletionBody, req.body, 'body');
+      const question = lastUserQuestion(body.messages);
+      if (!question) throw new HttpError(400, 'INVALID_PAYLOAD', 'body.messages: needs a user message with text (the last one is the question)');
+      if (question.text.length > MAX_QUESTION_CHARS) {
+        throw new HttpError(400, 'INVALID_PAYLOAD', `body.messages.${question.index}.content: at most ${MAX_QUESTION_CHARS} characters`);
+      }
+      const runId = opts.newRunId();
+      const created = Math.floor(Date.now() / 1000);
+      const job = await enqueueAgentRun(queue, { runId, query: question.text });
+
+      if (!body.stream) {
+        const run = await awaitAgentRun(queue, events, job, opts.queryTimeoutMs);
+        if (run.state === 'completed' && run.answer) return chatCompletion(run.answer, body.model, created);
+        if (run.state === 'failed') {
+          const code = run.error?.code ?? 'INTERNAL';
+          throw new HttpError(HTTP_STATUS[code] ?? 500, code, run.error?.message ?? 'the run failed');
+        }
+        // A chat client cannot poll a run: the wait is over, the run goes on (GET /v1/runs/:id).
+        throw new HttpError(504, 'TIMEOUT', `no answer within ${opts.queryTimeoutMs} ms; the run goes on: GET /v1/runs/${runId}`);
+      }
+
+      const sse = openSse(reply);
+      await sse.send(null, chatChunk(runId, body.model, created, { role: 'assistant', content: '' }));
+      for await (const e of runEventsUntil(streams, runId, opts.queryTimeoutMs, sse.signal)) {
+        if (e.type === 'delta') await sse.send(null, chatChunk(runId, body.model, created, { content: e.text }));
+        else if (e.type === 'done') {
+          const footnote = sourcesFootnote(e.answer.citations);
+          if (footnote) await sse.send(null, chatChunk(runId, body.model, created, { content: footnote }));
+          await sse.send(null, chatChunk(runId, body.model, created, null, e.answer));
+        } else if (e.type === 'error') {
+          // OpenAI's streaming error shape: clients raise it as an API error.
+          await sse.send(null, { error: { message: e.error.message, type: 'quarry_error', code: e.error.code } });
+        }
+      }
+      await sse.send(null, '[DONE]');
+      sse.end();
+      return reply;
+    },
+  );
+}

@@ -1,9 +1,9 @@
+import { hybridSearch } from '../cli/commands/search.ts';
 import type { RunView } from '../gateway/agent-runs.ts';
 import { HttpError } from '../gateway/http-errors.ts';
 import type { Embedder } from '../../shared/embed/embedder.ts';
 import type { DirectoryEntry } from '../../shared/retrieval/index.ts';
-import { routedHybrid } from '../../shared/retrieval/routed-search.ts';
-import { and, eq, isIn, range, temporalClamp, type Filter } from '../../shared/store/filter.ts';
+import { and, eq, range } from '../../shared/store/filter.ts';
 import type { StoredChunkWithoutVector, VectorStore } from '../../shared/store/vector-store.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 import type {
@@ -15,10 +15,10 @@ import type {
   DocumentResult,
   ListDocumentsRequest,
   ListDocumentsResult,
-  SearchFilters,
   SearchRequest,
   SearchResult,
 } from './schemas.ts';
+import { searchFilter } from './schemas.ts';
 
 /** What the MCP tools read and call; the gateway and `quarry mcp` each build one. */
 export interface McpDeps {
@@ -33,17 +33,6 @@ export interface McpDeps {
   ask(input: AskRequest): Promise<RunView>;
 }
 
-/** The store filter of a search's filters; undefined when there are none. */
-export function searchFilter(f: SearchFilters | undefined): Filter | undefined {
-  if (!f) return undefined;
-  const parts: Filter[] = [];
-  if (f.docType) parts.push(isIn('doc_type', f.docType));
-  if (f.jurisdiction) parts.push(isIn('jurisdiction', f.jurisdiction));
-  if (f.lang) parts.push(isIn('lang', f.lang));
-  if (f.asOf) parts.push(temporalClamp(f.asOf));
-  return parts.length ? and(...parts) : undefined;
-}
-
 async function titles(deps: Pick<McpDeps, 'documents'>): Promise<Map<string, string>> {
   return new Map((await deps.documents()).map((d) => [d.doc_id, d.title]));
 }
@@ -54,16 +43,8 @@ async function titles(deps: Pick<McpDeps, 'documents'>): Promise<Map<string, str
  * @throws Error when the embedder returns no vector; the store's errors as they are.
  */
 export async function searchTool(deps: McpDeps, req: SearchRequest): Promise<SearchResult> {
-  const [vector] = await deps.embedder.embed([req.query]);
-  if (!vector) throw new Error('the embedder returned no vector');
   const alpha = req.alpha ?? deps.defaultAlpha;
-  const { hits } = await routedHybrid({ store: deps.store, documents: deps.documents }, req.query, {
-    text: req.query,
-    vector,
-    alpha,
-    limit: req.limit,
-    filter: searchFilter(req.filters),
-  });
+  const hits = await hybridSearch(deps, req.query, { alpha, limit: req.limit, filter: searchFilter(req.filters) });
   const names = await titles(deps);
   return {
     query: req.query,

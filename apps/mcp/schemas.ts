@@ -3,6 +3,7 @@ import { QueryBody } from '../gateway/routes/query.ts';
 import { Citation } from '../../shared/agent/answer.ts';
 import { DocId, IsoDate } from '../../shared/domain/index.ts';
 import { DocStatus } from '../../shared/status/doc-status.ts';
+import { and, isIn, temporalClamp, type Filter } from '../../shared/store/filter.ts';
 
 /**
  * Filters a search narrows to; every field optional. Lists match any of their values.
@@ -17,6 +18,17 @@ export const SearchFilters = z
   })
   .strict();
 export type SearchFilters = z.infer<typeof SearchFilters>;
+
+/** The store filter of a search's filters; undefined when there are none. */
+export function searchFilter(f: SearchFilters | undefined): Filter | undefined {
+  if (!f) return undefined;
+  const parts: Filter[] = [];
+  if (f.docType) parts.push(isIn('doc_type', f.docType));
+  if (f.jurisdiction) parts.push(isIn('jurisdiction', f.jurisdiction));
+  if (f.lang) parts.push(isIn('lang', f.lang));
+  if (f.asOf) parts.push(temporalClamp(f.asOf));
+  return parts.length ? and(...parts) : undefined;
+}
 
 /**
  * A hybrid search request: the query text, filters, the keyword/vector weight and how many hits.

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Embedder } from '../../../shared/embed/embedder.ts';
-import type { HybridHit, VectorStore } from '../../../shared/store/vector-store.ts';
+import type { Filter, HybridHit, VectorStore } from '../../../shared/store/vector-store.ts';
+import { SearchFilters, searchFilter } from '../../mcp/schemas.ts';
 import { createDocumentDirectory } from '../../../shared/agent/document-directory.ts';
 import { scaledAlphas, type DirectoryEntry } from '../../../shared/retrieval/index.ts';
 import { routedHybrid } from '../../../shared/retrieval/routed-search.ts';
@@ -9,16 +10,17 @@ import { withPorts } from '../app.ts';
 /**
  * Embeds the query and runs one hybrid search: the raw retrieval, before any agent logic. With
  * `documents`, a question naming organisations, periods or forms gets those documents' hits
- * first (`routedHybrid`; nothing is filtered out).
+ * first (`routedHybrid`; nothing is filtered out but by `filter`).
+ * @throws Error when the embedder returns no vector; the store's errors as they are.
  */
 export async function hybridSearch(
   deps: { embedder: Embedder; store: VectorStore; documents?: () => Promise<DirectoryEntry[]> },
   text: string,
-  opts: { alpha: number; limit: number },
+  opts: { alpha: number; limit: number; filter?: Filter },
 ): Promise<HybridHit[]> {
   const [vector] = await deps.embedder.embed([text]);
   if (!vector) throw new Error('the embedder returned no vector');
-  const q = { text, vector, alpha: opts.alpha, limit: opts.limit };
+  const q = { text, vector, alpha: opts.alpha, limit: opts.limit, filter: opts.filter };
   if (!deps.documents) return deps.store.hybrid(q);
   return (await routedHybrid({ store: deps.store, documents: deps.documents }, text, q)).hits;
 }
@@ -35,6 +37,26 @@ export function formatHit(hit: HybridHit, rank: number, snippetChars = 140): str
   ].join('\n');
 }
 
+interface FilterOptions {
+  docType?: string;
+  jurisdiction?: string;
+  lang?: string;
+  asOf?: string;
+}
+
+/**
+ * The filter flags, checked by the schema the MCP `search` tool uses.
+ * @throws Error naming each bad flag.
+ */
+export function filtersOf(o: FilterOptions): SearchFilters | undefined {
+  const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
+  const raw = { docType: list(o.docType), jurisdiction: list(o.jurisdiction), lang: list(o.lang), asOf: o.asOf };
+  if (Object.values(raw).every((v) => v === undefined)) return undefined;
+  const parsed = SearchFilters.safeParse(raw);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('; '));
+  return parsed.data;
+}
+
 export function searchCommand(program: Command): void {
   program
     .command('search <text>')
@@ -43,12 +65,17 @@ export function searchCommand(program: Command): void {
     .option('--limit <n>', 'hits', '5')
     .option('--json')
     .option('--no-route', 'no document routing: the store’s hybrid search alone')
-    .action(async (text: string, o: { alpha?: string; limit: string; json?: boolean; route: boolean }) => {
+    .option('--doc-type <types>', 'only these document types (comma-separated)')
+    .option('--jurisdiction <codes>', 'only these jurisdictions (comma-separated)')
+    .option('--lang <langs>', 'only these languages (comma-separated)')
+    .option('--as-of <date>', 'only passages valid on this date (YYYY-MM-DD)')
+    .action(async (text: string, o: { alpha?: string; limit: string; json?: boolean; route: boolean } & FilterOptions) => {
       await withPorts(async (ports, config) => {
         const alpha = o.alpha === undefined ? scaledAlphas(config.retrieval.alphaScale).defaultAlpha : Number(o.alpha);
         if (!(alpha >= 0 && alpha <= 1)) throw new Error(`--alpha must be between 0 and 1, got ${o.alpha}`);
         const documents = o.route ? createDocumentDirectory(ports.store) : undefined;
-        const hits = await hybridSearch({ embedder: ports.embedder, store: ports.store, documents }, text, { alpha, limit: Number(o.limit) });
+        const filter = searchFilter(filtersOf(o));
+        const hits = await hybridSearch({ embedder: ports.embedder, store: ports.store, documents }, text, { alpha, limit: Number(o.limit), filter });
         process.stdout.write(o.json ? `${JSON.stringify(hits, (k, v: unknown) => (k === 'vector' ? undefined : v), 2)}\n` : `${hits.map((h, i) => formatHit(h, i + 1)).join('\n')}\n`);
       });
     });

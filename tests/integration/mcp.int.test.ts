@@ -149,7 +149,7 @@ describe.skipIf(!REDIS_AVAILABLE)('MCP server: the SDK client over streamable HT
     }
   }, 60_000);
 
-  it('over HTTP without a key or with a wrong one: 401, and the client cannot connect', async () => {
+  it('over HTTP without a key or with a wrong one: 401, and the client cannot connect; GET is 405', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const bare = await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
@@ -159,6 +159,10 @@ describe.skipIf(!REDIS_AVAILABLE)('MCP server: the SDK client over streamable HT
     expect(wrong.status).toBe(401);
     const client = new Client({ name: 'quarry-test', version: '1.0.0' });
     await expect(client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)))).rejects.toThrow(/UNAUTHORIZED/);
+    // Stateless: no server-initiated stream to open, no session to end.
+    const get = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', authorization: 'Bearer query-key' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
   });
 
   it('over stdio (`quarry mcp`): lists the tools and calls each; stdout carries only the protocol', async () => {

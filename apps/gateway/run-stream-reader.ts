@@ -31,6 +31,8 @@ export interface RunStreamReader {
    * @throws HttpError 503 REDIS_UNAVAILABLE when `maxSubscribers` streams are being read already.
    */
   subscribe(runId: string, signal: AbortSignal): AsyncIterable<RunEvent>;
+  /** Runs being streamed now (a subscription ends when its run ends, its client goes or its deadline passes). */
+  active(): number;
   /** Stops reading; every subscription ends. */
   close(): Promise<void>;
 }
@@ -170,6 +172,7 @@ export function createRunStreamReader(blocking: Redis, unblocker: Redis, prefix:
         subs.delete(key);
       }
     },
+    active: () => subs.size,
     async close() {
       closed = true;
       for (const s of subs.values()) notify(s);

@@ -163,6 +163,28 @@ describe.skipIf(!REDIS_AVAILABLE)('streaming answers and the OpenAI-compatible c
     }
   }, 20_000);
 
+  it('a subscriber whose client goes away stops reading at once, even while nothing arrives', async () => {
+    const blocking = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const other = new Redis(redis.url);
+    const reader = createRunStreamReader(blocking, other, ws.config.prefix, { blockMs: 5000 });
+    try {
+      const gone = new AbortController();
+      const got: RunEvent[] = [];
+      const reading = (async () => {
+        for await (const e of reader.subscribe('gone-client-0001', gone.signal)) got.push(e);
+      })();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(reader.active()).toBe(1);
+      gone.abort();
+      await reading;
+      expect(reader.active()).toBe(0);
+      expect(got).toEqual([]);
+    } finally {
+      await reader.close();
+      other.disconnect();
+    }
+  }, 20_000);
+
   it('the openai client gets a chat completion and a streamed one, each with numbered citations as text and as data', async () => {
     const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'q-key', maxRetries: 0 });
     const models = await client.models.list();

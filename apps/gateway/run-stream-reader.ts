@@ -28,7 +28,8 @@ export interface RunStreamReader {
   /**
    * The events of `runId` from the first, until its final event (done or error) or until `signal`
    * aborts (client gone, deadline): then the iteration just ends.
-   * @throws HttpError 503 REDIS_UNAVAILABLE when `maxSubscribers` streams are being read already.
+   * @throws HttpError 503 REDIS_UNAVAILABLE when `maxSubscribers` streams are being read already,
+   * 409 CONFLICT when this run's stream is being read already.
    */
   subscribe(runId: string, signal: AbortSignal): AsyncIterable<RunEvent>;
   /** Runs being streamed now (a subscription ends when its run ends, its client goes or its deadline passes). */
@@ -148,6 +149,8 @@ export function createRunStreamReader(blocking: Redis, unblocker: Redis, prefix:
       if (closed) return;
       if (subs.size >= maxSubscribers) throw new HttpError(503, 'REDIS_UNAVAILABLE', 'too many answers are being streamed: try again shortly');
       const key = runStreamKey(prefix, runId);
+      // One reader per run: each request streams the run it enqueued.
+      if (subs.has(key)) throw new HttpError(409, 'CONFLICT', `run ${runId} is being streamed already`);
       const s: Sub = { key, lastId: '0', buffer: [], wake: null, ended: false };
       subs.set(key, s);
       const onAbort = () => notify(s);

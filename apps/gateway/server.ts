@@ -104,7 +104,8 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   const blocking = deps.eventsConnection.duplicate();
   watchConnection(blocking, 'gateway-runstream', deps.connectionLog);
   const streams = createRunStreamReader(blocking, deps.redis, deps.prefix);
-  app.addHook('onClose', async () => {
+  // Before the server waits for in-flight requests: open streams end now (an error event), not at their deadline.
+  app.addHook('preClose', async () => {
     await withDeadline(streams.close(), 2000).catch(() => undefined);
   });
   const runOpts = { ...opts, newRunId: opts.newRunId ?? (() => randomUUID().replace(/-/g, '')) };

@@ -181,12 +181,16 @@ describe.skipIf(!REDIS_AVAILABLE)('MCP server: the SDK client over streamable HT
     const stderr: string[] = [];
     transport.stderr?.on('data', (b: Buffer) => stderr.push(b.toString()));
     const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+    // A line on stdout that is not JSON-RPC (a stray log) arrives here as a parse error.
+    const transportErrors: Error[] = [];
+    client.onerror = (err) => transportErrors.push(err);
     await client.connect(transport);
     try {
       await exerciseTools(client);
     } finally {
       await client.close();
     }
+    expect(transportErrors).toEqual([]);
     expect(stderr.join('')).toMatch(/mcp server on stdio/);
   }, 90_000);
 });

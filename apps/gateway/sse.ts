@@ -13,6 +13,9 @@ export interface SseStream {
   end(): void;
 }
 
+/** How often an open stream sends a comment line while no event comes. @defaultValue 15000 */
+export const SSE_HEARTBEAT_MS = 15_000;
+
 /** Formats one server-sent event. */
 export function formatSse(event: string | null, data: unknown): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
@@ -32,12 +35,21 @@ export function acceptsEventStream(req: Pick<FastifyRequest, 'headers'>): boolea
 
 /**
  * Takes the response over from Fastify (after auth, rate limit and validation ran) and opens an
- * event stream on it.
+ * event stream on it; `heartbeatMs` (default {@link SSE_HEARTBEAT_MS}) spaces its comment lines.
  */
-export function openSse(reply: FastifyReply): SseStream {
+export function openSse(reply: FastifyReply, opts: { heartbeatMs?: number } = {}): SseStream {
   const res = reply.raw;
   const gone = new AbortController();
-  const onClose = () => gone.abort();
+  // A comment line now and then: proxies and load balancers close connections that stay silent
+  // (a model may think for a while before its first token); SSE clients ignore comments.
+  const heartbeat = setInterval(() => {
+    if (!res.writableEnded && res.writableLength === 0) res.write(': ping\n\n');
+  }, opts.heartbeatMs ?? SSE_HEARTBEAT_MS);
+  heartbeat.unref();
+  const onClose = () => {
+    clearInterval(heartbeat);
+    gone.abort();
+  };
   // The response's close (not the request's): it fires when the client disconnects mid-stream.
   res.on('close', onClose);
   reply.hijack();
@@ -66,6 +78,7 @@ export function openSse(reply: FastifyReply): SseStream {
       }
     },
     end() {
+      clearInterval(heartbeat);
       res.off('close', onClose);
       if (!res.writableEnded) res.end();
     },

@@ -10,7 +10,7 @@ describe('server-sent events', () => {
   beforeAll(async () => {
     app = Fastify();
     app.get('/sse', async (_req, reply) => {
-      const sse = openSse(reply);
+      const sse = openSse(reply, { heartbeatMs: 50 });
       seen.aborted = new Promise<void>((r) => sse.signal.addEventListener('abort', () => r(), { once: true }));
       await sse.send('run', { runId: 'r1' });
       // Never ends by itself: only the client's leaving ends it.
@@ -41,6 +41,8 @@ describe('server-sent events', () => {
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toBe('event: run\ndata: {"runId":"r1"}\n\n');
+    // While nothing happens, a comment keeps the connection alive.
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(': ping\n\n');
     client.abort();
     await expect(Promise.race([seen.aborted, new Promise((_, rej) => setTimeout(() => rej(new Error('not aborted')), 5000))])).resolves.toBeUndefined();
   });

@@ -132,11 +132,18 @@ export async function getChunkTool(deps: McpDeps, req: ChunkRequest): Promise<Ch
   };
 }
 
-/** `list_documents`: one page of status records in registration order, with titles once indexed. */
+/** `list_documents`: one page of status records in registration order, with titles of the indexed ones. */
 export async function listDocumentsTool(deps: McpDeps, req: ListDocumentsRequest): Promise<ListDocumentsResult> {
   const all = await deps.status.list();
   const page = all.slice(req.offset, req.offset + req.limit);
-  const names = page.length ? await titles(deps) : new Map<string, string>();
+  // Read each row, not the cached directory: a document indexed a moment ago shows its title.
+  const names = new Map<string, string>();
+  await Promise.all(
+    page.map(async (st) => {
+      const doc = st.state === 'indexed' ? await deps.store.getDocument(st.docId) : null;
+      if (doc) names.set(st.docId, doc.title);
+    }),
+  );
   const end = req.offset + page.length;
   return {
     total: all.length,

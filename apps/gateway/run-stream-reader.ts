@@ -66,10 +66,11 @@ interface Sub {
  * hands each its events. So the gateway holds one blocking connection however many clients
  * stream, and its request connection (fast-failing, no blocking commands) stays untouched.
  *
- * `blocking` must be a connection of its own (`maxRetriesPerRequest: null`, no command
- * timeout); `unblocker` is any other connection, used to wake the read for a new subscriber.
+ * `connect` makes the blocking connection, on the first subscription (a gateway nobody streams
+ * from holds none): a connection of its own (`maxRetriesPerRequest: null`, no command timeout).
+ * `unblocker` is any other connection, used to wake the read for a new subscriber.
  */
-export function createRunStreamReader(blocking: Redis, unblocker: Redis, prefix: string, opts: RunStreamReaderOptions = {}): RunStreamReader {
+export function createRunStreamReader(connect: () => Redis, unblocker: Redis, prefix: string, opts: RunStreamReaderOptions = {}): RunStreamReader {
   const blockMs = opts.blockMs ?? 1000;
   const maxBuffered = opts.maxBuffered ?? 256;
   const maxSubscribers = opts.maxSubscribers ?? 2000;
@@ -97,9 +98,11 @@ export function createRunStreamReader(blocking: Redis, unblocker: Redis, prefix:
 
   // The blocking connection's id, for CLIENT UNBLOCK; a reconnect gives it a new one.
   let clientId: number | null = null;
-  blocking.on('ready', () => (clientId = null));
+  let blocking: Redis | null = null;
 
-  async function run(): Promise<void> {
+  async function run(conn: Redis): Promise<void> {
+    const blocking = conn;
+    blocking.on('ready', () => (clientId = null));
     while (!closed) {
       // A subscriber whose buffer is full is not read: its events wait in Redis (backpressure).
       const ready = [...subs.values()].filter((s) => !s.ended && s.buffer.length < maxBuffered);
@@ -155,7 +158,10 @@ export function createRunStreamReader(blocking: Redis, unblocker: Redis, prefix:
       subs.set(key, s);
       const onAbort = () => notify(s);
       signal.addEventListener('abort', onAbort, { once: true });
-      loop ??= run().catch(() => undefined);
+      if (!loop) {
+        blocking = connect();
+        loop = run(blocking).catch(() => undefined);
+      }
       poke();
       try {
         for (;;) {
@@ -180,7 +186,7 @@ export function createRunStreamReader(blocking: Redis, unblocker: Redis, prefix:
       closed = true;
       for (const s of subs.values()) notify(s);
       poke();
-      blocking.disconnect();
+      blocking?.disconnect();
       await loop;
     },
   };

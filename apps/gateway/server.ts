@@ -101,9 +101,16 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   });
 
   // Streamed answers: one blocking connection of its own reads every streamed run (see createRunStreamReader).
-  const blocking = deps.eventsConnection.duplicate();
-  watchConnection(blocking, 'gateway-runstream', deps.connectionLog);
-  const streams = createRunStreamReader(blocking, deps.redis, deps.prefix);
+  const streams = createRunStreamReader(
+    () => {
+      const blocking = deps.eventsConnection.duplicate();
+      // Logged as the gateway's other blocking reader (QueueEvents): one line per outage.
+      watchConnection(blocking, 'gateway-events', deps.connectionLog);
+      return blocking;
+    },
+    deps.redis,
+    deps.prefix,
+  );
   // Before the server waits for in-flight requests: open streams end now (an error event), not at their deadline.
   app.addHook('preClose', async () => {
     await withDeadline(streams.close(), 2000).catch(() => undefined);

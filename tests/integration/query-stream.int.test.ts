@@ -149,7 +149,7 @@ describe.skipIf(!REDIS_AVAILABLE)('streaming answers and the OpenAI-compatible c
     const runId = 'slow-reader-0001';
     const blocking = new Redis(redis.url, { maxRetriesPerRequest: null });
     const other = new Redis(redis.url);
-    const reader = createRunStreamReader(blocking, other, ws.config.prefix, { maxBuffered: 2, blockMs: 200 });
+    const reader = createRunStreamReader(() => blocking, other, ws.config.prefix, { maxBuffered: 2, blockMs: 200 });
     try {
       const publisher = createRunEventPublisher(other, ws.config.prefix, runId);
       for (let i = 0; i < 40; i++) publisher.emit({ type: 'delta', text: `${i} ` });
@@ -170,7 +170,7 @@ describe.skipIf(!REDIS_AVAILABLE)('streaming answers and the OpenAI-compatible c
   it('a subscriber whose client goes away stops reading at once, even while nothing arrives', async () => {
     const blocking = new Redis(redis.url, { maxRetriesPerRequest: null });
     const other = new Redis(redis.url);
-    const reader = createRunStreamReader(blocking, other, ws.config.prefix, { blockMs: 5000 });
+    const reader = createRunStreamReader(() => blocking, other, ws.config.prefix, { blockMs: 5000 });
     try {
       const gone = new AbortController();
       const got: RunEvent[] = [];

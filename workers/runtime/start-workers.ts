@@ -63,11 +63,12 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
     };
 
     const run = async (job: Job, payload: unknown, track: IngestPayload | null, jlog: Logger, signal: AbortSignal | undefined, token: string | undefined) => {
-      if (track && !(await ports.status.isCurrent(track.docId, track.version, track.gen))) {
+      // One round trip both checks the registration is current and marks it running: the status
+      // update applies only to the current (version, gen), exactly the isCurrent test.
+      if (track && !(await ports.status.update(track.docId, track.version, track.gen, { state: 'running', stage, progress: 0 }))) {
         jlog.info('superseded: a newer version or a deletion took over');
         return SUPERSEDED;
       }
-      if (track) await ports.status.update(track.docId, track.version, track.gen, { state: 'running', stage, progress: 0 });
 
       const started = performance.now();
       try {
@@ -85,14 +86,21 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         if (!checked.success) throw new PermanentError('INVALID_RESULT', `${queue.name} returned an invalid result: ${checked.error.message}`);
         const ms = performance.now() - started;
         metrics.stageDuration.observe({ queue: queue.name }, ms / 1000);
-        if (track) await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
         const superseded = typeof checked.data === 'object' && checked.data !== null && (checked.data as { superseded?: boolean }).superseded === true;
         if (queue.next && track && !superseded) {
           // Only a registration still current hands on: a stale job (its document re-registered,
-          // deleted, or lost with Redis's data while it ran) must not start the next stage.
-          const current = await ports.status.update(track.docId, track.version, track.gen, { stage: stageName(queue.next.name), state: 'queued', progress: 0 });
+          // deleted, or lost with Redis's data while it ran) must not start the next stage. The
+          // stage's timing rides on the same update (one round trip per hand-over, not two).
+          const current = await ports.status.update(track.docId, track.version, track.gen, {
+            timing: { stage, ms },
+            stage: stageName(queue.next.name),
+            state: 'queued',
+            progress: 0,
+          });
           if (current) await ports.queues.enqueue(queue.next, track);
           else jlog.info('superseded while running: next stage not enqueued');
+        } else if (track) {
+          await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
         }
         jlog.info('stage done', { stage, ms: Math.round(ms) });
         return checked.data;

@@ -4,6 +4,7 @@ import { EmbeddingsMeta, EnrichedArtifact } from '../../shared/domain/index.ts';
 import { unpackVectors } from '../../shared/embed/vector-file.ts';
 import { withDocLock } from '../../shared/status/doc-lock.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { createSchemaOnce } from './schema-once.ts';
 import { upsertStage } from './upsert.stage.ts';
 
 /**
@@ -12,6 +13,8 @@ import { upsertStage } from './upsert.stage.ts';
  */
 export const UPSERT_CONCURRENCY_FACTOR = 4;
 
+const ensureSchemaOnce = createSchemaOnce();
+
 export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, version, gen }, ctx) => {
   const [enriched, meta, bin] = await Promise.all([
     ctx.artifacts.getJson(docId, version, 'enriched.json', EnrichedArtifact),
@@ -19,7 +22,7 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
     ctx.artifacts.getBytes(docId, version, 'embeddings.bin'),
   ]);
   const vectors = unpackVectors(bin, meta.dimension, meta.count);
-  await ctx.store.ensureSchema({ dimension: meta.dimension });
+  await ensureSchemaOnce(ctx.store, meta.dimension);
 
   // Under the document's lock, and only while this version is still the registered one: an older
   // version finishing late must never overwrite (or delete) a newer one.

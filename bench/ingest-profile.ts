@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { prepareRedis } from '../apps/cli/redis-startup.ts';
+import { waitForDrained } from '../apps/cli/wait.ts';
+import { isSettled } from '../shared/status/doc-status.ts';
+import { registerSource } from '../apps/watcher/register-source.ts';
+import { loadConfig } from '../shared/config/config.ts';
+import { createLogger } from '../shared/telemetry/logger.ts';
+import { INGEST_WORKERS } from '../workers/index.ts';
+import { createPorts } from '../workers/runtime/ports.ts';
+import { startWorkers } from '../workers/runtime/start-workers.ts';
+import { aggregateBreakdown, commandsPerDoc, type BreakdownRow, type OpSample } from './ingest-stats.ts';
+import { timePorts } from './port-timing.ts';
+
+export interface CostProfile {
+  docs: number;
+  pages: number;
+  /** Wall time of the whole run divided by the documents (documents overlap: this is throughput). */
+  wallMsPerDoc: number;
+  /** Mean handler time per stage, as the status record keeps it (`t_<stage>`). */
+  stageMsPerDoc: Record<string, number>;
+  /** Port calls made by the workers and the registration, summed per operation, per document. */
+  ops: BreakdownRow[];
+  /** Redis commands per document, BullMQ's included, the harness's polling left out (the queue-drain check after the last document is in). */
+  redisCommandsPerDoc: { command: string; perDoc: number }[];
+}
+
+/**
+ * Carries `files` through every ingest worker in this process with each port call timed: where a
+ * document's time goes. Redis must be a server of its own (its command statistics are read).
+ */
+export async function profileIngest(files: readonly string[], opts: { redisUrl: string; dataDir: string }): Promise<CostProfile> {
+  const config = loadConfig({
+    REDIS_URL: opts.redisUrl,
+    QUARRY_PREFIX: `bench-profile-${Date.now()}`,
+    QUARRY_DATA_DIR: opts.dataDir,
+    QUARRY_WATCH_DIR: opts.dataDir,
+    LOG_LEVEL: 'error',
+    WORKER_CONCURRENCY: '2',
+  });
+  const log = createLogger('error');
+  const ports = await createPorts(config);
+  const samples: OpSample[] = [];
+  const timed = timePorts(ports, (s) => samples.push(s));
+  try {
+    await prepareRedis(ports, log);
+    const group = startWorkers(Object.values(INGEST_WORKERS), timed, log);
+    try {
+      await group.ready;
+      const before = await ports.redis.info('commandstats');
+      const t0 = performance.now();
+      const docIds: string[] = [];
+      for (const file of files) {
+        const r = await registerSource({ ...timed, prefix: config.prefix }, {
+          sourceKey: `file:${path.basename(file)}`,
+          sourceUri: pathToFileURL(file).href,
+          collector: 'bench',
+          bytes: new Uint8Array(await readFile(file)),
+          meta: {},
+          fetchedAt: new Date(),
+        });
+        docIds.push(r.docId);
+      }
+      // The harness polls each unsettled document's status (one HGETALL each), counted so the
+      // Redis figures can leave them out; the queues are drained before the final reading.
+      let polls = 0;
+      const pending = new Set(docIds);
+      const deadline = Date.now() + 600_000;
+      while (pending.size > 0) {
+        if (Date.now() > deadline) throw new Error(`profile: ${pending.size} documents did not settle`);
+        await new Promise((r) => setTimeout(r, 25));
+        for (const id of [...pending]) {
+          polls += 1;
+          const s = await ports.status.get(id);
+          if (s && isSettled(s)) pending.delete(id);
+        }
+      }
+      const wallMs = performance.now() - t0;
+      await waitForDrained(ports.queues, 60_000, 10);
+      const after = await ports.redis.info('commandstats');
+      const harness = new Map([['hgetall', polls]]);
+      const statuses = (await Promise.all(docIds.map((id) => ports.status.get(id)))).filter((x) => x !== null);
+      const stageMs: Record<string, number> = {};
+      for (const s of statuses) for (const [stage, ms] of Object.entries(s.timings)) stageMs[stage] = (stageMs[stage] ?? 0) + ms;
+      const n = docIds.length;
+      return {
+        docs: n,
+        pages: statuses.reduce((p, s) => p + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
+        wallMsPerDoc: Math.round((wallMs / n) * 10) / 10,
+        stageMsPerDoc: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, Math.round((v / n) * 10) / 10])),
+        ops: aggregateBreakdown(samples, n),
+        redisCommandsPerDoc: commandsPerDoc(before, after, n, harness),
+      };
+    } finally {
+      await group.close(5_000);
+    }
+  } finally {
+    await ports.close();
+  }
+}

@@ -1,0 +1,84 @@
+/** Pure helpers of the ingest benchmark (per-document latency, memory, cost breakdown), unit-tested. */
+import { percentile } from './query-stats.ts';
+
+/**
+ * The peak resident set ("high water mark", `VmHWM`) of a process in MB, from the text of its
+ * `/proc/<pid>/status`; null when the line is missing (a kernel thread, or not Linux).
+ */
+export function vmHwmMb(procStatus: string): number | null {
+  const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(procStatus);
+  return m ? Math.round(Number(m[1]) / 1024) : null;
+}
+
+/** Child pids listed by `/proc/<pid>/task/<tid>/children` files (space-separated, any order). */
+export function parseChildren(texts: readonly string[]): number[] {
+  return texts.flatMap((t) => t.split(/\s+/).filter(Boolean).map(Number)).filter((n) => Number.isInteger(n) && n > 0);
+}
+
+/** p50/p95 (ms, rounded to whole ms) of per-document latencies; null fields for an empty sample. */
+export function latencyP50P95(ms: readonly number[]): { p50: number | null; p95: number | null } {
+  if (ms.length === 0) return { p50: null, p95: null };
+  return { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) };
+}
+
+/** One timed call to a port method, e.g. `{ op: 'status.update', ms: 0.41 }`. */
+export interface OpSample {
+  op: string;
+  ms: number;
+}
+
+export interface BreakdownRow {
+  op: string;
+  calls: number;
+  callsPerDoc: number;
+  /** Summed time of the calls divided by the documents (calls overlap across documents). */
+  msPerDoc: number;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Sums samples per operation and divides by the number of documents, most expensive first (ties
+ * by name, so the table is stable).
+ * @throws RangeError when `docs` is not a positive integer.
+ */
+export function aggregateBreakdown(samples: readonly OpSample[], docs: number): BreakdownRow[] {
+  if (!(Number.isInteger(docs) && docs > 0)) throw new RangeError(`docs must be a positive integer, got ${docs}`);
+  const byOp = new Map<string, { calls: number; ms: number }>();
+  for (const s of samples) {
+    const row = byOp.get(s.op) ?? { calls: 0, ms: 0 };
+    row.calls += 1;
+    row.ms += s.ms;
+    byOp.set(s.op, row);
+  }
+  return [...byOp.entries()]
+    .map(([op, r]) => ({ op, calls: r.calls, callsPerDoc: round2(r.calls / docs), msPerDoc: round2(r.ms / docs) }))
+    .sort((a, b) => b.msPerDoc - a.msPerDoc || a.op.localeCompare(b.op));
+}
+
+/** Calls per command from the text of Redis `INFO commandstats` (`cmdstat_hset:calls=3,usec=…`). */
+export function parseCommandStats(info: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) out.set(m[1] as string, Number(m[2]));
+  return out;
+}
+
+/**
+ * Redis commands per document between two `INFO commandstats` readings, less the harness's own,
+ * busiest first; commands whose count did not grow are left out.
+ * @throws RangeError when `docs` is not a positive integer.
+ */
+export function commandsPerDoc(
+  before: string,
+  after: string,
+  docs: number,
+  /** Calls the harness itself made (its polling), subtracted per command. */
+  harness: ReadonlyMap<string, number> = new Map(),
+): { command: string; perDoc: number }[] {
+  if (!(Number.isInteger(docs) && docs > 0)) throw new RangeError(`docs must be a positive integer, got ${docs}`);
+  const a = parseCommandStats(before);
+  return [...parseCommandStats(after).entries()]
+    .map(([command, calls]) => ({ command, perDoc: round2((calls - (a.get(command) ?? 0) - (harness.get(command) ?? 0)) / docs) }))
+    .filter((r) => r.perDoc > 0)
+    .sort((x, y) => y.perDoc - x.perDoc || x.command.localeCompare(y.command));
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { aggregateBreakdown, commandsPerDoc, latencyP50P95, parseChildren, parseCommandStats, vmHwmMb } from '../../bench/ingest-stats.ts';
+import { timeCalls } from '../../bench/port-timing.ts';
+
+const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'Threads:\t11'].join('\n');
+
+describe('peak RSS from /proc/<pid>/status', () => {
+  it('reads VmHWM (not VmRSS or VmPeak) in MB', () => {
+    expect(vmHwmMb(STATUS)).toBe(300);
+  });
+  it('is null when the line is missing', () => {
+    expect(vmHwmMb('Name:\tkthreadd\nState:\tS (sleeping)')).toBeNull();
+  });
+  it('lists child pids from every task children file', () => {
+    expect(parseChildren(['812 813 ', '', '900\n'])).toEqual([812, 813, 900]);
+  });
+});
+
+describe('per-document latency', () => {
+  it('gives p50 and p95 in whole ms', () => {
+    expect(latencyP50P95([100, 200, 300, 400, 1000])).toEqual({ p50: 300, p95: 880 });
+  });
+  it('is null for no documents', () => {
+    expect(latencyP50P95([])).toEqual({ p50: null, p95: null });
+  });
+});
+
+describe('cost breakdown', () => {
+  it('sums calls and time per operation per document, most expensive first', () => {
+    const rows = aggregateBreakdown(
+      [
+        { op: 'status.update', ms: 1 },
+        { op: 'store.upsertChunks', ms: 30 },
+        { op: 'status.update', ms: 3 },
+        { op: 'artifacts.getJson', ms: 4 },
+        { op: 'status.update', ms: 2 },
+        { op: 'artifacts.getJson', ms: 2 },
+      ],
+      2,
+    );
+    expect(rows).toEqual([
+      { op: 'store.upsertChunks', calls: 1, callsPerDoc: 0.5, msPerDoc: 15 },
+      { op: 'artifacts.getJson', calls: 2, callsPerDoc: 1, msPerDoc: 3 },
+      { op: 'status.update', calls: 3, callsPerDoc: 1.5, msPerDoc: 3 },
+    ]);
+  });
+  it('refuses a document count that is not a positive integer', () => {
+    expect(() => aggregateBreakdown([], 0)).toThrow(RangeError);
+  });
+});
+
+describe('Redis commands per document', () => {
+  const before = '# Commandstats\r\ncmdstat_hset:calls=10,usec=50,usec_per_call=5.00\r\ncmdstat_get:calls=4,usec=4\r\n';
+  const after = '# Commandstats\r\ncmdstat_hset:calls=30,usec=90\r\ncmdstat_get:calls=4,usec=4\r\ncmdstat_hgetall:calls=25,usec=9\r\ncmdstat_client|setname:calls=2,usec=1\r\n';
+  it('parses INFO commandstats, subcommands included', () => {
+    expect(parseCommandStats(after).get('client|setname')).toBe(2);
+    expect(parseCommandStats(after).get('hset')).toBe(30);
+  });
+  it('divides the growth by the documents, leaves unchanged commands and the harness calls out', () => {
+    expect(commandsPerDoc(before, after, 2, new Map([['hgetall', 21]]))).toEqual([
+      { command: 'hset', perDoc: 10 },
+      { command: 'hgetall', perDoc: 2 },
+      { command: 'client|setname', perDoc: 1 },
+    ]);
+  });
+});
+
+describe('timeCalls', () => {
+  it('records each method call once with its name, after a promise settles, and keeps results', async () => {
+    const seen: string[] = [];
+    const target = {
+      n: 3,
+      add(a: number) {
+        return this.n + a;
+      },
+      async later() {
+        await new Promise((r) => setTimeout(r, 5));
+        return 'ok';
+      },
+      async broken() {
+        throw new Error('no');
+      },
+    };
+    const timed = timeCalls('t', target, (s) => seen.push(`${s.op}:${s.ms >= 0}`));
+    expect(timed.add(2)).toBe(5);
+    const pending = timed.later();
+    expect(seen).toEqual(['t.add:true']);
+    expect(await pending).toBe('ok');
+    await expect(timed.broken()).rejects.toThrow('no');
+    expect(timed.n).toBe(3);
+    expect(seen).toEqual(['t.add:true', 't.later:true', 't.broken:true']);
+  });
+});

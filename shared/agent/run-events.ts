@@ -50,7 +50,10 @@ export interface RunStreamLimits {
   ttlSeconds?: number;
 }
 
-/** Appends one run's events in order; never throws (streaming is best effort: the run's result is the job's). */
+/**
+ * Appends one run's events in order, none after the final one; never throws (streaming is best
+ * effort: the run's result is the job's).
+ */
 export interface RunEventPublisher {
   emit(event: RunEvent): void;
   /** Resolves once every event emitted so far is written (or failed to be). */
@@ -71,8 +74,12 @@ export function createRunEventPublisher(
   const maxLen = opts.maxLen ?? 5000;
   const ttl = opts.ttlSeconds ?? 600;
   let chain: Promise<void> = Promise.resolve();
+  let ended = false;
   return {
     emit(event) {
+      // Nothing after the final event: a parallel node may still finish after the run failed.
+      if (ended) return;
+      ended = isFinalEvent(event);
       const json = JSON.stringify(RunEvent.parse(event));
       chain = chain.then(async () => {
         try {

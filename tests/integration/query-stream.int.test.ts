@@ -13,7 +13,10 @@ import { createRunStreamReader } from '../../apps/gateway/run-stream-reader.ts';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import type { AgentAnswer, Citation } from '../../shared/agent/answer.ts';
-import { createRunEventPublisher, type RunEvent } from '../../shared/agent/run-events.ts';
+import { createRunEventPublisher, parseRunEntry, runStreamKey, type RunEvent } from '../../shared/agent/run-events.ts';
+import { PermanentError, RetryableError } from '../../shared/errors.ts';
+import { createLogger } from '../../shared/telemetry/logger.ts';
+import type { VectorStore } from '../../shared/store/vector-store.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { agentWorker } from '../../workers/agent/agent.worker.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
@@ -187,6 +190,33 @@ describe.skipIf(!REDIS_AVAILABLE)('streaming answers and the OpenAI-compatible c
       await reader.close();
       other.disconnect();
     }
+  }, 20_000);
+
+  it("a run that fails for good ends its stream with an error event; an attempt that will be retried doesn't", async () => {
+    /** The agent worker's handler over a store whose search fails with `err` (its own Redis client: a graph of its own). */
+    const failWith = async (runId: string, err: Error, attemptsMade: number) => {
+      const store = Object.assign(Object.create(service.ports.store) as VectorStore, {
+        hybrid: async () => {
+          throw err;
+        },
+      });
+      const own = new Redis(redis.url, { maxRetriesPerRequest: null });
+      try {
+        const ctx = { ...service.ports, redis: own, store, log: createLogger('silent'), signal: new AbortController().signal, progress: async () => undefined, attemptsMade };
+        await expect(agentWorker.handler({ runId, query: QUESTION }, ctx)).rejects.toBe(err);
+        const entries = await own.xrange(runStreamKey(ws.config.prefix, runId), '-', '+');
+        return entries.map(([, fields]) => parseRunEntry(fields));
+      } finally {
+        own.disconnect();
+      }
+    };
+    const failed = await failWith('failing-run-0001', new PermanentError('STORE_REJECTED', 'the store refused the search'), 0);
+    expect(failed.at(-1)).toEqual({ type: 'error', error: { code: 'STORE_REJECTED', message: 'the store refused the search' } });
+    expect(failed.slice(0, -1).every((e) => e?.type === 'node')).toBe(true);
+    const retried = await failWith('failing-run-0002', new RetryableError('STORE_UNAVAILABLE', 'down'), 0);
+    expect(retried.some((e) => e?.type === 'error')).toBe(false);
+    const lastTry = await failWith('failing-run-0003', new RetryableError('STORE_UNAVAILABLE', 'down'), agentRunQueue.policy.attempts - 1);
+    expect(lastTry.at(-1)).toMatchObject({ type: 'error', error: { code: 'STORE_UNAVAILABLE' } });
   }, 20_000);
 
   it('the openai client gets a chat completion and a streamed one, each with numbered citations as text and as data', async () => {

@@ -145,6 +145,7 @@ export async function runFilingsEvaluation(opts: FilingsEvaluationOptions): Prom
   log(`loaded ${data.name}: ${data.files.length} PDFs, ${data.questions.length} questions`);
   const ingested = await ingestFilings({ docsDir: path.join(opts.dataset, 'docs'), files: data.files, env: opts.env, tmpRoot: opts.tmpRoot, log });
   const { ports } = ingested;
+  const deferred: (() => Promise<void>)[] = [];
   try {
     log(`ingested ${data.files.length - ingested.failed.length}/${data.files.length} PDFs: ${ingested.pages} pages, ${ingested.chunks} chunks (${Math.round(ingested.ingestMs / 1000)} s)`);
     const tq = performance.now();
@@ -162,6 +163,9 @@ export async function runFilingsEvaluation(opts: FilingsEvaluationOptions): Prom
       depth,
       alphaScale: ports.config.retrieval.alphaScale,
       agentDeps: filingsAgentDeps(ports),
+      // The peer loads the same PDFs itself; its hits name the file, which the measures read.
+      peerCorpus: { kind: 'pdfs', files: data.files.map((file) => ({ docId: file, path: path.join(opts.dataset, 'docs', file) })) },
+      defer: (dispose) => deferred.push(dispose),
     };
     const wanted = new Set(opts.variants);
     const variants: (FilingsVariantScores | VariantUnavailable)[] = [];
@@ -194,6 +198,7 @@ export async function runFilingsEvaluation(opts: FilingsEvaluationOptions): Prom
       variants,
     };
   } finally {
+    for (const dispose of deferred) await dispose();
     await ingested.dispose();
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createLruEmbeddingCache, embedWithCache, type Embedder } from '../shared/embed/index.ts';
 import { createVectorStore, type VectorStore } from '../shared/store/index.ts';
 import { loadBeir, type BeirDataset } from './beir.ts';
-import { createDocIdMap, type DocIdMap } from './corpus-rows.ts';
+import { createDocIdMap, embeddingTextOf, isSearchable, type DocIdMap } from './corpus-rows.ts';
 import { indexCorpus } from './index-corpus.ts';
 import { evaluateRun, type Metrics } from './metrics.ts';
 import {
@@ -219,8 +219,17 @@ export async function runEvaluation(opts: EvaluationOptions): Promise<Evaluation
   const tStart = performance.now();
   const prepared = await prepareEvaluation(opts);
   const { data, store, ids, queries, indexed } = prepared;
+  const deferred: (() => Promise<void>)[] = [];
   try {
-    const ctx: VariantContext = { store, embedder: opts.embedder, depth, alphaScale: opts.alphaScale ?? 1 };
+    const ctx: VariantContext = {
+      store,
+      embedder: opts.embedder,
+      depth,
+      alphaScale: opts.alphaScale ?? 1,
+      // The peer indexes the same searchable documents, by their BEIR ids (its hits need no mapping).
+      peerCorpus: { kind: 'texts', docs: data.corpus.filter(isSearchable).map((d) => ({ docId: d.id, text: embeddingTextOf(d) })) },
+      defer: (dispose) => deferred.push(dispose),
+    };
     const wanted = new Set(opts.variants);
     const variants: (VariantScores | VariantUnavailable)[] = [];
     for (const variant of registry) {
@@ -266,6 +275,7 @@ export async function runEvaluation(opts: EvaluationOptions): Promise<Evaluation
       hybridAlpha,
     };
   } finally {
+    for (const dispose of deferred) await dispose();
     await prepared.dispose();
   }
 }

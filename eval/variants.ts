@@ -4,9 +4,11 @@ import { routedHybrid } from '../shared/retrieval/routed-search.ts';
 import type { Embedder } from '../shared/embed/index.ts';
 import type { HybridQuery, VectorStore } from '../shared/store/index.ts';
 import { agentVariant, hybridRerankVariant } from './agent-variants.ts';
+import { langchainVariant, type PeerCorpus } from './langchain-variant.ts';
 import { retrieved, sortTies, type Retrieval } from './retrieved.ts';
 
 export type { Retrieval, RetrievedChunk } from './retrieved.ts';
+export type { PeerCorpus } from './langchain-variant.ts';
 
 /** A query as a variant receives it: the text and its vector (embedded once, up front). */
 export interface EvalQuery {
@@ -37,6 +39,13 @@ export interface VariantContext {
    * answerer, facets or memory (a BEIR corpus has none).
    */
   agentDeps?: AgentDeps;
+  /**
+   * The corpus itself, for a variant that indexes it its own way (`langchain`, the peer). Without
+   * it such a variant throws when created.
+   */
+  peerCorpus?: PeerCorpus;
+  /** Registers clean-up the run performs once every variant is done (a variant's own store). */
+  defer?: (dispose: () => Promise<void>) => void;
 }
 
 /** Answers one query with a chunk ranking (and, for an answering variant, its answer). */
@@ -126,6 +135,7 @@ export const VARIANTS: readonly Variant[] = [
   productHybridVariant,
   hybridRerankVariant,
   agentVariant,
+  langchainVariant,
 ];
 
 /** Variants run when `--variants` is not given: every available one. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -68,7 +68,7 @@ describe('the eval harness on a generated BEIR folder', () => {
       split: 'test',
       embedder: createHashEmbedder({ dimension: 256 }),
       embedBatchSize: 16,
-      variants: ['keyword', 'vector', 'hybrid', 'hybrid+rerank', 'agent'],
+      variants: ['keyword', 'vector', 'hybrid', 'hybrid+rerank', 'agent', 'langchain'],
       tmpRoot: dir,
     });
   });
@@ -124,6 +124,15 @@ describe('the eval harness on a generated BEIR folder', () => {
       expect(v.mean.recall10).toBeGreaterThan(0.8);
       expect(v.mean.recall100).toBe(1);
     }
+  });
+
+  it('runs the LangChain.js peer over the same corpus, scored by BEIR ids, and removes its store', () => {
+    const peer = scores(report, 'langchain');
+    expect(peer.queries).toBe(10);
+    // Vector-only over the same hash embedder: it finds every target within depth.
+    expect(peer.mean.recall100).toBe(1);
+    expect(peer.mean.ndcg10).toBeGreaterThan(0.5);
+    expect(readdirSync(dir).filter((f) => f.startsWith('quarry-peer-'))).toEqual([]);
   });
 
   it('the CLI prints one JSON object keyed by variant', async () => {

@@ -6,10 +6,10 @@ import { defaultVariantNames, selectVariants, VARIANTS } from '../../eval/varian
 
 describe('variants, arguments and report', () => {
   it('runs every available variant by default; none is pending any more', () => {
-    expect(defaultVariantNames()).toEqual(['keyword', 'vector', 'hybrid', 'hybrid+rerank', 'agent']);
+    expect(defaultVariantNames()).toEqual(['keyword', 'vector', 'hybrid', 'hybrid+rerank', 'agent', 'langchain']);
     expect(VARIANTS.filter((v) => !v.available).map((v) => v.name)).toEqual([]);
     expect(selectVariants(['hybrid', 'keyword']).map((v) => v.name)).toEqual(['keyword', 'hybrid']);
-    expect(() => selectVariants(['bm42'])).toThrow(/unknown variant\(s\) bm42; known: keyword, vector, hybrid, hybrid\+rerank, agent/);
+    expect(() => selectVariants(['bm42'])).toThrow(/unknown variant\(s\) bm42; known: keyword, vector, hybrid, hybrid\+rerank, agent, langchain/);
   });
 
   it('parses the command line', () => {

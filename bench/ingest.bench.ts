@@ -14,6 +14,7 @@ import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts, type Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
 import { UPSERT_CONCURRENCY_FACTOR } from '../workers/upsert/upsert.worker.ts';
+import { DROP_SAMPLE, dropToSearchable, peakRssByStage } from './ingest-latency.ts';
 
 export interface CorpusFigures {
   files: number;
@@ -26,19 +27,28 @@ export interface CorpusFigures {
   queuedChunksPerSec: number;
   /** queued wall time ÷ in-process wall time − 1: the share the queues add. */
   queueOverheadRatio: number;
+  /** File written to the watched folder → its chunks found by a store query, per document (idle queues; at most {@link DROP_SAMPLE} files). */
+  dropToSearchableP50Ms: number | null;
+  dropToSearchableP95Ms: number | null;
+  /** Peak RSS (VmHWM) of each stage worker run as its own process; extract includes its extraction children. Null when skipped or not on Linux. */
+  peakRssMbByStage: Record<string, number | null> | null;
 }
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
 
-function benchConfig(root: string, redisUrl: string, name: string): Config {
-  return loadConfig({
+function benchEnv(root: string, redisUrl: string, name: string): Record<string, string> {
+  return {
     REDIS_URL: redisUrl,
     QUARRY_PREFIX: `bench-${name}`,
     QUARRY_DATA_DIR: path.join(root, name),
-    QUARRY_WATCH_DIR: root,
+    QUARRY_WATCH_DIR: path.join(root, `${name}-inbox`),
     LOG_LEVEL: 'error',
     WORKER_CONCURRENCY: '2',
-  });
+  };
+}
+
+function benchConfig(root: string, redisUrl: string, name: string): Config {
+  return loadConfig(benchEnv(root, redisUrl, name));
 }
 
 async function register(ports: Ports, config: Config, files: readonly string[]): Promise<{ docId: string; version: string; gen: number }[]> {
@@ -128,14 +138,17 @@ async function queued(root: string, redisUrl: string, files: readonly string[]):
 
 const perSec = (n: number, ms: number) => Math.round((n / (ms / 1000)) * 10) / 10;
 
-/** Runs the three measurements on one set of files. */
-export async function benchCorpus(files: readonly string[]): Promise<CorpusFigures> {
+/** Runs the measurements on one set of files; `rss: false` skips the per-stage processes. */
+export async function benchCorpus(files: readonly string[], opts: { rss?: boolean } = {}): Promise<CorpusFigures> {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
   const redis = await startRedisServer({ dir: path.join(root, 'redis') });
   try {
     const raw = await unpdfOnly(files);
     const inproc = await inProcess(root, redis.url, files);
     const q = await queued(root, redis.url, files);
+    const drop = await dropToSearchable(benchConfig(root, redis.url, `drop-${Date.now()}`), files);
+    const rssEnv = benchEnv(root, redis.url, `rss-${Date.now()}`);
+    const rss = opts.rss === false ? null : await peakRssByStage(loadConfig(rssEnv), rssEnv, files);
     return {
       files: files.length,
       pages: q.pages,
@@ -146,6 +159,9 @@ export async function benchCorpus(files: readonly string[]): Promise<CorpusFigur
       queuedPagesPerSec: perSec(q.pages, q.ms),
       queuedChunksPerSec: perSec(q.chunks, q.ms),
       queueOverheadRatio: Math.round((q.ms / inproc.ms - 1) * 1000) / 1000,
+      dropToSearchableP50Ms: drop.p50,
+      dropToSearchableP95Ms: drop.p95,
+      peakRssMbByStage: rss,
     };
   } finally {
     await redis.stop();

@@ -38,6 +38,12 @@ export function queryJson(r: QueryBenchResult): Record<string, unknown> {
       indexedOverlapAt300: bySize(r, (s) => s.exact?.overlapAt300),
       indexedOverlapAt30: bySize(r, (s) => s.exact?.overlapAt30),
     },
+    whileIngesting: {
+      candidateP95Ms: bySize(r, (s) => s.whileIngesting?.candidateP95Ms),
+      agentP95Ms: bySize(r, (s) => s.whileIngesting?.agentP95Ms),
+      ingestPagesPerSec: bySize(r, (s) => s.whileIngesting?.ingestPagesPerSec),
+      ingestAlonePagesPerSec: bySize(r, (s) => s.whileIngesting?.ingestAlonePagesPerSec),
+    },
     indexBuildSeconds: bySize(r, (s) => (s.maintenance.vectorIndex === 'built' ? s.maintenance.seconds : undefined)),
     targets: {
       size: TARGETS.atSize,
@@ -89,6 +95,11 @@ export function queryTable(r: QueryBenchResult): string[] {
       lines.push(row('', 'before indexing (exact scan): candidate', e.candidate));
       lines.push(`${pad('', 9)}    the indexed search returns ${Math.round(e.overlapAt300 * 1000) / 10}% of the exact top 300, ${Math.round(e.overlapAt30 * 1000) / 10}% of the exact top 30`);
       lines.push(row('', 'before indexing (exact scan): agent run', e.agent), ...agentLines(e));
+    }
+    if (s.whileIngesting) {
+      const w = s.whileIngesting;
+      lines.push(row('', 'while ingesting: candidate', w.candidate), row('', 'while ingesting: agent run', w.agent));
+      lines.push(`${pad('', 9)}    ingest ${w.ingestPagesPerSec} pages/s during the questions (${w.ingestAlonePagesPerSec} pages/s alone)`);
     }
   }
   const at = r.sizes[String(TARGETS.atSize)];

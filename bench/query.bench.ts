@@ -15,6 +15,7 @@ import { loadSyntheticCorpus, type LoadFigures } from './query-load-corpus.ts';
 import { measureAgent, measureCandidates, overlapAt, type AgentFigures, type CandidateFigures, type MeasureQueries } from './query-measure.ts';
 import type { LatencySummary } from './query-stats.ts';
 import { syntheticQueries } from './synthetic-corpus.ts';
+import { ALONE_MS, whileIngesting, type MixedFigures } from './query-mixed.ts';
 
 /** Targets of the query path (seed 000 §11). */
 export const TARGETS = { candidateP95Ms: 50, agentP95Ms: 250, atSize: 100_000 } as const;
@@ -29,6 +30,8 @@ export interface QueryBenchOptions {
   seed: number;
   /** Progress lines on stderr. */
   log: (line: string) => void;
+  /** Small PDFs ingested continuously during the mixed-workload measurement; none skips it. */
+  ingestFiles?: readonly string[];
 }
 
 /** Figures of one corpus size. */
@@ -41,6 +44,8 @@ export interface SizeFigures extends AgentFigures {
   candidate: LatencySummary;
   /** The same two measurements before maintenance (exact vector scan), when it built an index and a comparison was asked for. */
   exact: ExactFigures | null;
+  /** Candidate and agent latency again with continuous ingest running (null when not asked for). */
+  whileIngesting: MixedFigures | null;
 }
 
 export interface ExactFigures extends AgentFigures {
@@ -179,7 +184,13 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
         opts.log(`[${size}] candidate p50 ${cand.latency.p50} ms, p95 ${cand.latency.p95} ms; agent runs × ${queries.timed.length}…`);
         const agent = await onFreshPorts(config, (fresh) => measureAgent(fresh, queries, `b${size}`));
         opts.log(`[${size}] agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
-        result.sizes[String(size)] = { chunks: load.chunks, load: { ...load, diskMb: disk }, maintenance, candidate: cand.latency, ...agent, exact };
+        let mixed: MixedFigures | null = null;
+        if (opts.ingestFiles?.length) {
+          opts.log(`[${size}] ingest alone ${ALONE_MS / 1000}s, then candidate search and agent runs while ingesting…`);
+          mixed = await whileIngesting(config, queries, today, `b${size}`, opts.ingestFiles, onFreshPorts);
+          opts.log(`[${size}] while ingesting: candidate p95 ${mixed.candidateP95Ms} ms, agent p95 ${mixed.agentP95Ms} ms, ${mixed.ingestPagesPerSec} pages/s (alone ${mixed.ingestAlonePagesPerSec})`);
+        }
+        result.sizes[String(size)] = { chunks: load.chunks, load: { ...load, diskMb: disk }, maintenance, candidate: cand.latency, ...agent, exact, whileIngesting: mixed };
         if (opts.gateway && size === largest) {
           opts.log(`[${size}] gateway: ${opts.gateway.requests} requests at concurrency ${opts.gateway.concurrency}, workers ${opts.gateway.workers.join(' then ')}…`);
           try {

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { benchCorpus, type CorpusFigures } from './ingest.bench.ts';
+import { benchPeer, type PeerFigures } from './peer/peer-bench.ts';
+import { profileIngest, type CostProfile } from './ingest-profile.ts';
+import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { queryBench } from './query.bench.ts';
 import { queryJson, queryTable } from './query-report.ts';
 import { parseSizes } from './query-stats.ts';
@@ -14,18 +17,41 @@ function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
-async function ingestBench(opts: { files: number }): Promise<Record<string, unknown>> {
-  const figures: Record<string, CorpusFigures | string> = {};
-  if (existsSync(FREECULTURE)) figures.freeculture = await benchCorpus([FREECULTURE]);
+async function ingestBench(opts: { files: number; rss: boolean }): Promise<Record<string, unknown>> {
+  // Each corpus: Quarry's figures, then the LangChain.js peer on the same files (never both at once).
+  const figures: Record<string, (CorpusFigures & { peer: PeerFigures }) | string> = {};
+  if (existsSync(FREECULTURE)) figures.freeculture = { ...(await benchCorpus([FREECULTURE], opts)), peer: await benchPeer([FREECULTURE]) };
   else figures.freeculture = 'skipped: ../shared/pdfs/robustness/freeculture.pdf is not present';
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-corpus-'));
   try {
     const { files } = await generateCorpus(dir, { count: opts.files, seed: 200 });
-    figures[`generated${opts.files}`] = await benchCorpus(files);
+    figures[`generated${opts.files}`] = { ...(await benchCorpus(files, opts)), peer: await benchPeer(files) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return { ...figures, peakRssMb: peakRssMb() };
+}
+
+/** Small generated PDFs through every worker in this process, each port call timed. */
+async function profileBench(opts: { files: number }): Promise<CostProfile> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-profile-'));
+  const redis = await startRedisServer({ dir: path.join(dir, 'redis') });
+  try {
+    const { files } = await generateCorpus(path.join(dir, 'corpus'), { count: opts.files, seed: 200 });
+    return await profileIngest(files, { redisUrl: redis.url, dataDir: path.join(dir, 'data') });
+  } finally {
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printProfile(p: CostProfile): void {
+  console.log(`${p.docs} documents, ${p.pages} pages: ${p.wallMsPerDoc} ms of wall time per document`);
+  console.log(`stage handlers, ms per document: ${Object.entries(p.stageMsPerDoc).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log('\nport call                       calls/doc   ms/doc');
+  for (const r of p.ops) console.log(`  ${r.op.padEnd(30)} ${String(r.callsPerDoc).padStart(8)} ${String(r.msPerDoc).padStart(8)}`);
+  console.log('\nredis commands per document');
+  for (const r of p.redisCommandsPerDoc) console.log(`  ${r.command.padEnd(30)} ${String(r.perDoc).padStart(8)}`);
 }
 
 function print(result: Record<string, unknown>): void {
@@ -34,12 +60,17 @@ function print(result: Record<string, unknown>): void {
       console.log(`${name}: ${String(f)}`);
       continue;
     }
-    const c = f as CorpusFigures;
+    const c = f as CorpusFigures & { peer?: PeerFigures };
     console.log(`\n${name}: ${c.files} file(s), ${c.pages} pages, ${c.chunks} chunks`);
     console.log(`  unpdf extraction alone   ${c.unpdfPagesPerSec} pages/s`);
     console.log(`  in-process, no queues    ${c.inProcessPagesPerSec} pages/s, ${c.inProcessChunksPerSec} chunks/s`);
     console.log(`  through the queues       ${c.queuedPagesPerSec} pages/s, ${c.queuedChunksPerSec} chunks/s`);
     console.log(`  queue overhead           ${(c.queueOverheadRatio * 100).toFixed(1)}% (target ≤ 15%)`);
+    if (c.peer) console.log(`  LangChain.js peer        ${c.peer.pagesPerSec} pages/s, ${c.peer.chunks} chunks`);
+    console.log(`  drop-to-searchable       p50 ${c.dropToSearchableP50Ms ?? '–'} ms, p95 ${c.dropToSearchableP95Ms ?? '–'} ms`);
+    if (c.peakRssMbByStage) {
+      console.log(`  peak RSS by stage (MB)   ${Object.entries(c.peakRssMbByStage).map(([k, v]) => `${k} ${v ?? '–'}`).join(', ')}`);
+    }
   }
 }
 
@@ -49,7 +80,11 @@ const which = args.find((a) => !a.startsWith('--')) ?? 'ingest';
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const filesArg = args.find((a) => a.startsWith('--files='));
 if (which === 'query') {
+  // Small PDFs for the mixed workload (ingest while asking); --no-mixed skips it.
+  const mixedDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-mixed-'));
+  const ingestFiles = args.includes('--no-mixed') ? [] : (await generateCorpus(mixedDir, { count: 20, seed: 300 })).files;
   const result = await queryBench({
+    ingestFiles,
     sizes: parseSizes(option('sizes'), [10_000, 100_000]),
     queries: Number(option('queries') ?? 100),
     gateway: args.includes('--no-gateway')
@@ -59,13 +94,18 @@ if (which === 'query') {
     seed: Number(option('seed') ?? 42),
     log: (line) => process.stderr.write(`${line}\n`),
   });
+  rmSync(mixedDir, { recursive: true, force: true });
   if (json) console.log(JSON.stringify(queryJson(result)));
   else console.log(queryTable(result).join('\n'));
+} else if (which === 'profile') {
+  const result = await profileBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 40 });
+  if (json) console.log(JSON.stringify(result));
+  else printProfile(result);
 } else if (which !== 'ingest') {
-  console.error(`unknown benchmark "${which}"; available: ingest, query`);
+  console.error(`unknown benchmark "${which}"; available: ingest, query, profile`);
   process.exit(2);
 } else {
-  const result = await ingestBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 200 });
+  const result = await ingestBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 200, rss: !args.includes('--no-rss') });
   if (json) console.log(JSON.stringify(result));
   else print(result);
 }

@@ -80,7 +80,7 @@ export interface PeerHit {
 /** What an indexing call did. */
 export interface PeerIndexed {
   documents: number;
-  /** Pages the loader returned text for (PDFs only; 0 for texts). */
+  /** Pages of the loaded PDFs (`metadata.pdf.totalPages`; 0 for texts). */
   pages: number;
   chunks: number;
   /** PDFs the loader could not read (left out, as Quarry fails one document and goes on). */
@@ -154,7 +154,8 @@ export async function createLangChainPeer(opts: LangChainPeerOptions): Promise<L
           failed.push({ docId: file.docId, error: err instanceof Error ? err.message : String(err) });
           continue;
         }
-        pages += docs.length;
+        // The PDF's page count, not the pages with text: pages/s must count what Quarry counts.
+        pages += totalPagesOf(docs[0]) ?? docs.length;
         chunks += await add(file.docId, await splitter.splitDocuments(docs), pageOf);
       }
       await flush();
@@ -187,4 +188,11 @@ function pageOf(doc: Document): number {
   const loc: unknown = doc.metadata.loc;
   if (typeof loc === 'object' && loc !== null && 'pageNumber' in loc && typeof loc.pageNumber === 'number') return loc.pageNumber;
   return 0;
+}
+
+/** The page count PDFLoader records in `metadata.pdf.totalPages`. */
+function totalPagesOf(doc: Document | undefined): number | undefined {
+  const pdf: unknown = doc?.metadata.pdf;
+  if (typeof pdf === 'object' && pdf !== null && 'totalPages' in pdf && typeof pdf.totalPages === 'number') return pdf.totalPages;
+  return undefined;
 }

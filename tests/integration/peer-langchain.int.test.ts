@@ -1,8 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLangChainPeer, QuarryEmbeddings } from '../../bench/peer/langchain-pipeline.ts';
+import { createLangChainPeer, PEER_NAME, QuarryEmbeddings } from '../../bench/peer/langchain-pipeline.ts';
+import { benchPeer } from '../../bench/peer/peer-bench.ts';
 import { langchainVariant } from '../../eval/langchain-variant.ts';
 import { selectVariants, VARIANTS, type VariantContext } from '../../eval/variants.ts';
 import { createHashEmbedder } from '../../shared/embed/index.ts';
@@ -99,5 +101,21 @@ describe('the LangChain.js peer pipeline', () => {
     expect(disposals).toHaveLength(1);
     for (const d of disposals) await d();
     await expect(Promise.resolve(langchainVariant.create({ ...ctx, peerCorpus: undefined }))).rejects.toThrow(/needs the corpus/);
+  });
+});
+
+describe('the ingest bench’s peer figures', () => {
+  it('counts every page of the PDFs, blank ones too, and reports pages/s', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'quarry-peer-bench-'));
+    try {
+      const file = path.join(dir, 'blank-middle.pdf');
+      await writeFile(file, await textPdf([['Granite quarries near the river'], [], ['Marble slabs are cut by wire saws']]));
+      const f = await benchPeer([file], { embedder, tmpRoot: dir });
+      expect(f).toMatchObject({ name: PEER_NAME, pages: 3, chunks: 2, failedFiles: 0 });
+      expect(f.pagesPerSec).toBeGreaterThan(0);
+      expect(readdirSync(dir)).toEqual(['blank-middle.pdf']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,6 +25,9 @@ export interface DocumentDirectoryOptions {
   now?: () => number;
 }
 
+/** Document rows read at once during a refresh. */
+const READ_CONCURRENCY = 8;
+
 function entryOf(doc: DocumentRecord): DirectoryEntry {
   return { doc_id: doc.doc_id, title: doc.title, doc_type: doc.doc_type, profile: doc.profile ?? null };
 }
@@ -47,16 +50,19 @@ export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | '
     const counts = await store.aggregate({ groupBy: 'doc_id' });
     const full = refreshes % fullEvery === 0;
     refreshes += 1;
-    const seen = new Set<string>();
-    await Promise.all(
-      counts.map(async ({ value: docId, count }) => {
-        seen.add(docId);
-        const had = known.get(docId);
-        if (!full && had && had.count === count) return;
+    const seen = new Set(counts.map((c) => c.value));
+    const stale = counts.filter(({ value, count }) => full || known.get(value)?.count !== count);
+    // A few reads at a time: a corpus of thousands of documents (a BEIR set) read all at once
+    // ran the process out of file descriptors.
+    let next = 0;
+    const reader = async (): Promise<void> => {
+      for (let i = next++; i < stale.length; i = next++) {
+        const { value: docId, count } = stale[i] as (typeof stale)[number];
         const doc = await store.getDocument(docId);
         known.set(docId, { count, entry: doc ? entryOf(doc) : null });
-      }),
-    );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, stale.length) }, reader));
     for (const id of [...known.keys()]) if (!seen.has(id)) known.delete(id);
     return [...known.values()].flatMap((k) => (k.entry ? [k.entry] : [])).sort((a, b) => (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0));
   };

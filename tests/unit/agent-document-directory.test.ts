@@ -71,3 +71,25 @@ describe('document directory', () => {
     expect(await list()).toEqual([]);
   });
 });
+
+describe('document directory over many documents', () => {
+  it('reads at most a few Document rows at once (thousands at once ran out of file descriptors) and lists them all', async () => {
+    const docs = new Map(Array.from({ length: 500 }, (_, i) => [`d${String(i).padStart(4, '0')}`, { count: 1, doc: doc(`d${String(i).padStart(4, '0')}`, `t${i}`) }]));
+    let open = 0;
+    let most = 0;
+    const store = {
+      aggregate: async (): Promise<AggregateBucket[]> => [...docs.entries()].map(([value, d]) => ({ value, count: d.count })),
+      async getDocument(id: string): Promise<DocumentRecord | null> {
+        open += 1;
+        most = Math.max(most, open);
+        await new Promise((r) => setTimeout(r, 1));
+        open -= 1;
+        return docs.get(id)?.doc ?? null;
+      },
+    };
+    const list = await createDocumentDirectory(store)();
+    expect(list).toHaveLength(500);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+  });
+});

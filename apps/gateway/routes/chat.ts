@@ -1,17 +1,35 @@
 import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { agentRunQueue } from '../../../queues/agent.queues.ts';
+import type { RunEvent } from '../../../shared/agent/run-events.ts';
 import { awaitAgentRun, enqueueAgentRun } from '../agent-runs.ts';
 import { ChatCompletionBody, chatChunk, chatCompletion, lastUserQuestion, QUARRY_MODEL, sourcesFootnote } from '../chat-format.ts';
 import { HTTP_STATUS, HttpError } from '../http-errors.ts';
 import type { RunStreamReader } from '../run-stream-reader.ts';
-import { openSse } from '../sse.ts';
+import { openSse, type SseStream } from '../sse.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 import { runEventsUntil } from './run-stream.ts';
 
 /** Longest question the agent takes (as `POST /v1/query`). */
 const MAX_QUESTION_CHARS = 2000;
+
+/** A run's events as `chat.completion.chunk` events: a role chunk, the text, the sources, the last chunk with citations, `[DONE]`. */
+async function streamChat(sse: SseStream, events: AsyncIterable<RunEvent>, c: { runId: string; model: string; created: number }): Promise<void> {
+  await sse.send(null, chatChunk(c.runId, c.model, c.created, { role: 'assistant', content: '' }));
+  for await (const e of events) {
+    if (e.type === 'delta') await sse.send(null, chatChunk(c.runId, c.model, c.created, { content: e.text }));
+    else if (e.type === 'done') {
+      const footnote = sourcesFootnote(e.answer.citations);
+      if (footnote) await sse.send(null, chatChunk(c.runId, c.model, c.created, { content: footnote }));
+      await sse.send(null, chatChunk(c.runId, c.model, c.created, null, e.answer));
+    } else if (e.type === 'error') {
+      // OpenAI's streaming error shape: clients raise it as an API error.
+      await sse.send(null, { error: { message: e.error.message, type: 'quarry_error', code: e.error.code } });
+    }
+  }
+  await sse.send(null, '[DONE]');
+}
 
 /**
  * The OpenAI-compatible face of the agent, so chat clients can use Quarry as a "model":
@@ -52,27 +70,20 @@ export async function chatRoutes(
         if (run.state === 'completed' && run.answer) return chatCompletion(run.answer, body.model, created);
         if (run.state === 'failed') {
           const code = run.error?.code ?? 'INTERNAL';
-          throw new HttpError(HTTP_STATUS[code] ?? 500, code, run.error?.message ?? 'the run failed');
+          const status = HTTP_STATUS[code] ?? 500;
+          // As the error handler does: an internal message may name files or hosts.
+          throw new HttpError(status, code, status === 500 ? 'internal error' : (run.error?.message ?? 'the run failed'));
         }
         // A chat client cannot poll a run: the wait is over, the run goes on (GET /v1/runs/:id).
         throw new HttpError(504, 'TIMEOUT', `no answer within ${opts.queryTimeoutMs} ms; the run goes on: GET /v1/runs/${runId}`);
       }
 
       const sse = openSse(reply);
-      await sse.send(null, chatChunk(runId, body.model, created, { role: 'assistant', content: '' }));
-      for await (const e of runEventsUntil(streams, runId, opts.queryTimeoutMs, sse.signal)) {
-        if (e.type === 'delta') await sse.send(null, chatChunk(runId, body.model, created, { content: e.text }));
-        else if (e.type === 'done') {
-          const footnote = sourcesFootnote(e.answer.citations);
-          if (footnote) await sse.send(null, chatChunk(runId, body.model, created, { content: footnote }));
-          await sse.send(null, chatChunk(runId, body.model, created, null, e.answer));
-        } else if (e.type === 'error') {
-          // OpenAI's streaming error shape: clients raise it as an API error.
-          await sse.send(null, { error: { message: e.error.message, type: 'quarry_error', code: e.error.code } });
-        }
+      try {
+        await streamChat(sse, runEventsUntil(streams, runId, opts.queryTimeoutMs, sse.signal), { runId, model: body.model, created });
+      } finally {
+        sse.end();
       }
-      await sse.send(null, '[DONE]');
-      sse.end();
       return reply;
     },
   );

@@ -67,9 +67,12 @@ export async function queryRoutes(
       if (body.stream || acceptsEventStream(req)) {
         // Enqueued first: a failure to enqueue is still an ordinary 503, not a broken stream.
         const sse = openSse(reply);
-        await sse.send('run', { runId });
-        for await (const e of runEventsUntil(streams, runId, body.timeoutMs ?? opts.queryTimeoutMs, sse.signal)) await sse.send(e.type, queryEventData(e, runId));
-        sse.end();
+        try {
+          await sse.send('run', { runId });
+          for await (const e of runEventsUntil(streams, runId, body.timeoutMs ?? opts.queryTimeoutMs, sse.signal)) await sse.send(e.type, queryEventData(e, runId));
+        } finally {
+          sse.end();
+        }
         return reply;
       }
       if (body.async) return reply.status(202).send({ runId, state: 'queued', links: runLinks(runId) });

@@ -1,4 +1,5 @@
 import { isFinalEvent, type RunEvent } from '../../../shared/agent/run-events.ts';
+import { toHttp } from '../http-errors.ts';
 import type { RunStreamReader } from '../run-stream-reader.ts';
 
 /**
@@ -10,9 +11,15 @@ export async function* runEventsUntil(reader: RunStreamReader, runId: string, ti
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([clientGone, deadline]);
   let final = false;
-  for await (const e of reader.subscribe(runId, signal)) {
-    final = isFinalEvent(e);
-    yield e;
+  try {
+    for await (const e of reader.subscribe(runId, signal)) {
+      final = isFinalEvent(e);
+      yield e;
+    }
+  } catch (err) {
+    // The response is a stream already: a refusal (too many streams) is its last event, not a status.
+    yield { type: 'error', error: toHttp(err).body.error };
+    return;
   }
   if (final || clientGone.aborted) return;
   yield deadline.aborted

@@ -1,8 +1,14 @@
 /*
  * The peer: the pipeline a TypeScript user would write with LangChain.js instead of Quarry —
- * `PDFLoader` (pdf-parse) → `RecursiveCharacterTextSplitter` → the community LanceDB vector store,
- * embedding with Quarry's own hash embedder so both sides pay the same embedding cost and no
- * network is needed. Measurement only (bench and eval); nothing in the product imports it.
+ * `PDFLoader` → `RecursiveCharacterTextSplitter` → the community LanceDB vector store, embedding
+ * with Quarry's own hash embedder so both sides pay the same embedding cost and no network is
+ * needed. Measurement only (bench and eval); nothing in the product imports it.
+ *
+ * The loader runs on the pdfjs-dist Quarry installs, through PDFLoader's documented `pdfjs`
+ * option, instead of its default pdf-parse: pdf-parse bundles another pdf.js (5.4), and pdf.js's
+ * in-process worker is a process global whose version must match the caller's, so pdf-parse fails
+ * on every file once Quarry's pdf.js (5.6) has run in the same process (the bench, the filings
+ * eval). Both sides thus read text with the same pdf.js; what differs is the pipeline.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +18,14 @@ import { LanceDB } from '@langchain/community/vectorstores/lancedb';
 import { Document } from '@langchain/core/documents';
 import { Embeddings } from '@langchain/core/embeddings';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
+import type { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Embedder } from '../../shared/embed/index.ts';
+
+/** PDFLoader's v1 path (page by page `getTextContent`) on the project's pdf.js. */
+async function projectPdfjs(): Promise<{ isV2: false; getDocument: typeof getDocument; version: string }> {
+  const { getDocument, version } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  return { isV2: false, getDocument, version };
+}
 
 /** Name the bench and the eval report the peer under. */
 export const PEER_NAME = 'langchain.js (PDFLoader + RecursiveCharacterTextSplitter + LanceDB)';
@@ -149,7 +162,7 @@ export async function createLangChainPeer(opts: LangChainPeerOptions): Promise<L
       for (const file of files) {
         let docs: Document[];
         try {
-          docs = await new PDFLoader(file.path).load();
+          docs = await new PDFLoader(file.path, { pdfjs: projectPdfjs }).load();
         } catch (err) {
           failed.push({ docId: file.docId, error: err instanceof Error ? err.message : String(err) });
           continue;

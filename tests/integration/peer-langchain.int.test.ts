@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLangChainPeer, PEER_NAME, QuarryEmbeddings } from '../../bench/peer/langchain-pipeline.ts';
 import { benchPeer } from '../../bench/peer/peer-bench.ts';
@@ -32,6 +33,11 @@ describe('the LangChain.js peer pipeline', () => {
       await writeFile(file, await textPdf(pages.map((p) => [...p])));
       files.push({ docId: name, path: file });
     }
+    // Quarry's pdf.js runs first, as in the bench and the filings eval: its in-process worker is a
+    // process global the peer's loader must be able to share.
+    const pdf = await getDocumentProxy(await textPdf([['warm up']]), { isEvalSupported: false });
+    await (await pdf.getPage(1)).getTextContent();
+    await pdf.destroy();
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

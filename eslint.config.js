@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.quarry/**', 'examples/docs/**'] },
+  { ignores: ['node_modules/**', '.quarry/**', 'examples/docs/**', 'dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

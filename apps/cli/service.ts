@@ -5,13 +5,10 @@ import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import type { Reconciler } from '../../workers/runtime/reconciler.ts';
-import { startServiceReconciler } from './reconcile.ts';
-import { startGateway } from '../gateway/start-gateway.ts';
 import { prepareRedis } from './redis-startup.ts';
-import { createS3Client } from '../../shared/s3/s3.ts';
-import { createBucketSource, startBucketWatcher, type BucketEvent, type BucketWatcher } from '../watcher/bucket-watcher.ts';
+import type { BucketEvent, BucketWatcher } from '../watcher/bucket-watcher.ts';
 import { startLeaderLease } from '../watcher/leader-lease.ts';
-import { startLocalWatcher, type LocalWatcher, type WatchEvent } from '../watcher/local-watcher.ts';
+import type { LocalWatcher, WatchEvent } from '../watcher/local-watcher.ts';
 
 export interface Service {
   ports: Ports;
@@ -26,6 +23,17 @@ export interface Service {
   /** Where the gateway listens, when this service runs it. */
   gatewayUrl: string | null;
   stop(): Promise<void>;
+}
+
+/** The watcher's modules, imported only by a process that watches. */
+async function loadWatcherModules() {
+  const [s3, bucket, local, reconcile] = await Promise.all([
+    import('../../shared/s3/s3.ts'),
+    import('../watcher/bucket-watcher.ts'),
+    import('../watcher/local-watcher.ts'),
+    import('./reconcile.ts'),
+  ]);
+  return { ...s3, ...bucket, ...local, ...reconcile };
 }
 
 /**
@@ -59,12 +67,16 @@ export async function startService(
   let bucketWatcher: BucketWatcher | null = null;
   let reconciler: Reconciler | null = null;
   const watcherLog = log.child({ component: 'watcher' });
-  const lease = opts.watch
+  // The watcher's and the gateway's modules (chokidar, the S3 client, Fastify…) are imported only
+  // by a process that runs them: a stage worker's start-up does not wait for them.
+  const watching = opts.watch ? await loadWatcherModules() : null;
+  const lease = watching
     ? await startLeaderLease({
         redis: ports.redis,
         key: `${config.prefix}:watcher:leader`,
         log: watcherLog,
         onAcquire: () => {
+          const { createS3Client, createBucketSource, startBucketWatcher, startLocalWatcher, startServiceReconciler } = watching;
           const registerPorts = { ...ports, prefix: config.prefix };
           if (config.watchBucket) {
             const client = createS3Client(config.s3);
@@ -94,7 +106,7 @@ export async function startService(
       })
     : null;
   const gateway = opts.gateway
-    ? await startGateway(ports, log.child({ component: 'gateway' }), typeof opts.gateway === 'object' ? { port: opts.gateway.port } : {})
+    ? await (await import('../gateway/start-gateway.ts')).startGateway(ports, log.child({ component: 'gateway' }), typeof opts.gateway === 'object' ? { port: opts.gateway.port } : {})
     : null;
   let stopped = false;
   return {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 interface TsxPackage {
   exports: Record<string, { import?: string | { default?: string } } | string>;
@@ -28,9 +28,33 @@ export function tsxLoaderUrl(): string {
 }
 
 /**
- * Node flags of an extraction child: tsx's loader, and a V8 heap limit so a runaway JS heap ends
- * in a quick V8 out-of-memory abort instead of growing up to the RSS watchdog's limit.
+ * The file an extraction child runs: `<name>` beside the module at `selfUrl`, with that module's
+ * own extension. Run from sources (tsx, vitest) the pool is `extraction-pool.ts` and the child
+ * entry is a `.ts` file; compiled (`npm run build`) the pool is `extraction-pool.js` and so is the
+ * entry, which plain Node runs without tsx.
+ *
+ * @param selfUrl `import.meta.url` of the module that forks.
+ * @param name the entry's file name without extension (`extract-child-entry`).
  */
-export function childExecArgv(maxHeapMb: number): string[] {
-  return ['--import', tsxLoaderUrl(), `--max-old-space-size=${maxHeapMb}`];
+export function childEntryPath(selfUrl: string, name: string): string {
+  const self = fileURLToPath(selfUrl);
+  return path.join(path.dirname(self), name + path.extname(self));
+}
+
+/** Whether a child entry is TypeScript (needs tsx's loader) rather than compiled JavaScript. */
+export function needsTsLoader(entryPath: string): boolean {
+  return /\.[mc]?ts$/.test(entryPath);
+}
+
+/**
+ * Node flags of an extraction child: tsx's loader when the entry is TypeScript (development; a
+ * compiled entry needs none, so production images carry no tsx), and a V8 heap limit so a
+ * runaway JS heap ends in a quick V8 out-of-memory abort instead of growing up to the RSS
+ * watchdog's limit.
+ *
+ * @throws Error when the entry is TypeScript and tsx is missing or too old.
+ */
+export function childExecArgv(maxHeapMb: number, entryPath: string): string[] {
+  const heap = `--max-old-space-size=${maxHeapMb}`;
+  return needsTsLoader(entryPath) ? ['--import', tsxLoaderUrl(), heap] : [heap];
 }

@@ -1,9 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { ExtractedDocument } from '../domain/extracted.ts';
 import { PermanentError, RetryableError } from '../errors.ts';
-import { childExecArgv } from './child-bootstrap.ts';
+import { childEntryPath, childExecArgv } from './child-bootstrap.ts';
 import { extractDeadlineMs, type DeadlinePolicy } from './extract-deadline.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 import { readCpuMs, readRss } from './process-memory.ts';
@@ -65,7 +64,8 @@ export interface ExtractionPoolOptions {
  */
 export const DEFAULT_SPARE_SLOTS = 1;
 
-const ENTRY = fileURLToPath(new URL('./extract-child-entry.ts', import.meta.url));
+// `.ts` from sources, `.js` once compiled: the entry sits beside this module either way.
+const ENTRY = childEntryPath(import.meta.url, 'extract-child-entry');
 const MB = 1024 * 1024;
 // What V8 prints when a heap limit is hit, before a native stack trace of several KB; the child then aborts.
 const HEAP_OOM = /out of memory|Allocation failed/i;
@@ -200,7 +200,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
   function spawn(spare: boolean): Slot {
     const child = fork(ENTRY, [], {
       // The heap limit never exceeds the memory limit: a JS-heap runaway then ends in V8's quick abort.
-      execArgv: childExecArgv(Math.min(options.maxHeapMb, maxRssMb)),
+      execArgv: childExecArgv(Math.min(options.maxHeapMb, maxRssMb), ENTRY),
       // Structured clone over IPC: the PDF bytes and the result cross as typed data, not JSON.
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

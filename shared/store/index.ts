@@ -1,13 +1,16 @@
 import { PermanentError } from '../errors.ts';
-import { createLanceDbStore, type LanceDbStoreOptions } from './lancedb/lancedb-store.ts';
-import { createWeaviateStore, type WeaviateStoreOptions } from './weaviate/weaviate-store.ts';
+import type { LanceDbStoreOptions } from './lancedb/lancedb-store.ts';
+import type { WeaviateStoreOptions } from './weaviate/weaviate-store.ts';
 import type { VectorStore } from './vector-store.ts';
 
 export * from './vector-store.ts';
 export * from './filter.ts';
 export { relativeScoreFusion, minMaxNormalise, type ScoredId, type FusedScore } from './fusion.ts';
-export { createLanceDbStore, type LanceDbStoreOptions } from './lancedb/lancedb-store.ts';
-export { createWeaviateStore, type WeaviateStoreOptions } from './weaviate/weaviate-store.ts';
+// Only the adapters' option types here: each adapter's module (and its client library: LanceDB's
+// native binding, weaviate-client with gRPC) is loaded by createVectorStore when that store is
+// opened, so a process that never opens one (or opens the other) does not pay for its import.
+export type { LanceDbStoreOptions } from './lancedb/lancedb-store.ts';
+export type { WeaviateStoreOptions } from './weaviate/weaviate-store.ts';
 
 /** Vector-store settings: Quarry's config (`config.vectorStore`) or a caller's own options. */
 export type VectorStoreConfig = ({ kind: 'lancedb' } & LanceDbStoreOptions) | ({ kind: 'weaviate' } & WeaviateStoreOptions);
@@ -22,10 +25,12 @@ export async function createVectorStore(config: VectorStoreConfig): Promise<Vect
   switch (config.kind) {
     case 'lancedb': {
       const { kind: _kind, ...options } = config;
+      const { createLanceDbStore } = await import('./lancedb/lancedb-store.ts');
       return createLanceDbStore(options);
     }
     case 'weaviate': {
       const { kind: _kind, ...options } = config;
+      const { createWeaviateStore } = await import('./weaviate/weaviate-store.ts');
       return createWeaviateStore(options);
     }
     default: {

@@ -145,12 +145,26 @@ describe('infra/Dockerfile', () => {
     }
   });
 
-  it('installs with npm ci, runs as a non-root user and enters through apps/cli/quarry.mjs', () => {
+  it('installs with npm ci, runs as a non-root user and enters through the compiled bin (apps/cli/quarry-dist.mjs)', () => {
     expect(dockerfile, 'no "npm ci"').toMatch(/RUN[^\n]*npm ci\b/);
     const user = lines.filter((l) => /^USER\s/i.test(l)).pop();
     expect(user, 'no USER line').toBeDefined();
     expect(user?.split(/\s+/)[1], 'the final USER is root').not.toMatch(/^(root|0)(:|$)/);
-    expect(lines.find((l) => /^ENTRYPOINT\s/i.test(l)), 'ENTRYPOINT does not run apps/cli/quarry.mjs').toMatch(/apps\/cli\/quarry\.mjs/);
+    expect(lines.find((l) => /^ENTRYPOINT\s/i.test(l)), 'ENTRYPOINT does not run apps/cli/quarry-dist.mjs').toMatch(/apps\/cli\/quarry-dist\.mjs/);
+  });
+
+  it('builds dist/ in a build stage and runs it on production dependencies only, without tsx', () => {
+    expect(dockerfile, 'no stage runs "npm run build"').toMatch(/RUN[^\n]*npm run build\b/);
+    expect(dockerfile, 'the runtime does not copy dist/ from the build stage').toMatch(/COPY --from=build \S*dist \S*dist/);
+    expect(dockerfile, 'no production-only install').toMatch(/npm ci --omit=dev/);
+    // The runtime carries no TypeScript sources to compile at start-up.
+    const runtime = dockerfile.slice(dockerfile.search(/^FROM .* AS runtime/im));
+    expect(runtime, 'the runtime stage copies TypeScript sources').not.toMatch(/^COPY (apps|workers|queues|shared) /m);
+    const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string>; bin: Record<string, string> };
+    expect(pkg.dependencies, 'tsx is a run-time dependency').not.toHaveProperty('tsx');
+    expect(pkg.devDependencies).toHaveProperty('tsx');
+    expect(pkg.scripts.build).toMatch(/tsc -p tsconfig\.build\.json/);
+    expect(pkg.bin.quarry).toBe('apps/cli/quarry-dist.mjs');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
-import { buildAgentGraph, runAgent, type AgentGraph } from '../../shared/agent/graph.ts';
+import type { AgentGraph } from '../../shared/agent/graph.ts';
 import { createRunEventPublisher } from '../../shared/agent/run-events.ts';
 import { describeError, isQuarryError } from '../../shared/errors.ts';
 import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
@@ -16,6 +16,9 @@ const graphs = new WeakMap<Redis, AgentGraph>();
  * is also appended to the run's event stream, which the gateway streams to a client that asked.
  */
 export const agentWorker = defineStageWorker(agentRunQueue, async (payload, ctx) => {
+  // LangGraph is imported on the first run, not when the worker registry is: every worker
+  // process imports the registry, only an agent worker runs the graph.
+  const { buildAgentGraph, runAgent } = await import('../../shared/agent/graph.ts');
   let graph = graphs.get(ctx.redis);
   if (!graph) {
     graph = buildAgentGraph(createAgentDeps(ctx, ctx.log));

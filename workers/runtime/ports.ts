@@ -11,6 +11,7 @@ import { createRedisMemoryStore, type MemoryStore } from '../../shared/memory/me
 import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
 import { createStatusStore, type StatusStore } from '../../shared/status/status-store.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
+import { createLazyVectorStore } from '../../shared/store/lazy-store.ts';
 import type { VectorStore } from '../../shared/store/vector-store.ts';
 
 /** Every external system a stage may touch, built once per process from config. */
@@ -41,7 +42,8 @@ export function createRedis(url: string): Redis {
 export async function createPorts(config: Config): Promise<Ports & { close(): Promise<void> }> {
   const redis = createRedis(config.redisUrl);
   const queues = createQueueClient(redis, config.prefix);
-  const store = await createVectorStore(config.vectorStore);
+  // Opened on first use: most stage workers never touch the store (see lazy-store.ts).
+  const store = createLazyVectorStore(() => createVectorStore(config.vectorStore));
   const ports: Ports = {
     config,
     redis,

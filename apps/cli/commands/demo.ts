@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { AgentAnswer } from '../../../shared/agent/answer.ts';
 import { loadConfig } from '../../../shared/config/config.ts';
+import { packageRoot } from '../../../shared/config/package-root.ts';
 import { agentWorker } from '../../../workers/agent/agent.worker.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
@@ -17,7 +18,6 @@ import { startService } from '../service.ts';
 import { waitForSettled } from '../wait.ts';
 import { formatHit, hybridSearch } from './search.ts';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** The same question now and as of a date when the superseded policy was in force. */
 export const DEMO_QUESTIONS: { text: string; asOf?: string }[] = [
@@ -52,17 +52,19 @@ export function demoCommand(program: Command): void {
     .action(async (o: { timeout: string }) => {
       // The demo keeps to its own prefix, data directory and corpus, and starts clean every time;
       // the rest (REDIS_URL, the embedder, …) comes from the environment as usual.
+      // The checkout's root, whether this runs from sources or from dist/.
+      const repoRoot = packageRoot(import.meta.dirname);
       const config = loadConfig({
         LOG_LEVEL: 'warn',
         ...process.env,
         QUARRY_PREFIX: 'quarry-demo',
-        QUARRY_DATA_DIR: path.join(REPO_ROOT, '.quarry/demo'),
-        QUARRY_WATCH_DIR: path.join(REPO_ROOT, 'examples/docs'),
+        QUARRY_DATA_DIR: path.join(repoRoot, '.quarry/demo'),
+        QUARRY_WATCH_DIR: path.join(repoRoot, 'examples/docs'),
       });
       const out = (s: string) => process.stdout.write(`${s}\n`);
       let stopRedis: (() => Promise<void>) | undefined;
       try {
-        const redis = await ensureRedis(config.redisUrl, path.join(REPO_ROOT, '.quarry/redis'));
+        const redis = await ensureRedis(config.redisUrl, path.join(repoRoot, '.quarry/redis'));
         stopRedis = redis.started?.stop;
         out(redis.started ? `Started a private redis-server at ${redis.url}.` : `Using Redis at ${redis.url}.`);
         await rm(config.dataDir, { recursive: true, force: true });
@@ -72,7 +74,7 @@ export function demoCommand(program: Command): void {
           const started = Date.now();
           const watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...service.ports, prefix: config.prefix }, log: service.log, maxBytes: config.extract.maxBytes });
           await watcher.ready;
-          out(`Watching ${path.relative(REPO_ROOT, config.watchDir)}: ingesting through the queues…`);
+          out(`Watching ${path.relative(repoRoot, config.watchDir)}: ingesting through the queues…`);
           const statuses = await waitForSettled(service.ports.status, {
             timeoutMs: Number(o.timeout) * 1000,
             onTick: (s) => {

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The installed `quarry` bin (package.json "bin") and the container image's entry: runs the
+// compiled CLI that `npm run build` writes to dist/, with plain Node (no tsx, no TypeScript
+// compiled at start-up). From a checkout without a build, `npm run quarry -- <args>` (or
+// apps/cli/quarry.mjs) runs the sources instead.
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../../dist/apps/cli/bin.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('quarry: the compiled CLI (dist/apps/cli/bin.js) is missing: run `npm run build` first, or `npm run quarry -- <args>` to run from sources\n');
+  process.exit(1);
+}
+await import(entry.href);

@@ -1,0 +1,82 @@
+/**
+ * The compiled build (`npm run build`: tsc with tsconfig.build.json) runs without tsx: the CLI
+ * answers `--help`, and a PDF goes through the extraction pool, whose child process is the
+ * compiled `.js` entry started by plain Node. The build goes to its own folder (CI runs
+ * `npm test` only, and dist/ may be someone's older build); that folder sits under node_modules so
+ * the compiled files resolve packages the way dist/ does.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const cacheDir = path.join(root, 'node_modules/.cache');
+
+describe('compiled build', () => {
+  let out = '';
+
+  beforeAll(async () => {
+    mkdirSync(cacheDir, { recursive: true });
+    out = mkdtempSync(path.join(cacheDir, 'quarry-build-test-'));
+    // The same command as `npm run build`, with the output folder moved.
+    await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], { cwd: root, timeout: 90_000 });
+  }, 120_000);
+
+  afterAll(() => {
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  it('emits JavaScript with relative imports rewritten to .js', async () => {
+    expect(existsSync(path.join(out, 'apps/cli/bin.js'))).toBe(true);
+    expect(existsSync(path.join(out, 'shared/pdf/extract-child-entry.js'))).toBe(true);
+    // No TypeScript left to compile at run time.
+    expect(existsSync(path.join(out, 'apps/cli/bin.ts'))).toBe(false);
+  });
+
+  it('the compiled CLI answers --help with plain node', async () => {
+    const { stdout } = await run(process.execPath, [path.join(out, 'apps/cli/bin.js'), '--help'], { cwd: root, timeout: 30_000 });
+    expect(stdout).toMatch(/Usage: quarry/);
+    for (const command of ['ingest', 'workers', 'gateway', 'search', 'mcp']) expect(stdout).toContain(command);
+  });
+
+  it('extracts a PDF through the compiled pool, its child running the compiled entry', async () => {
+    const pool = path.join(out, 'shared/pdf/extraction-pool.js');
+    const pdf = path.join(root, 'examples/docs/benefits-faq.pdf');
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { createExtractionPool } = await import(${JSON.stringify(pool)});
+      const pool = createExtractionPool({ size: 1, timeoutMs: 30000, maxHeapMb: 256 });
+      try {
+        const doc = await pool.extract({ bytes: new Uint8Array(readFileSync(${JSON.stringify(pdf)})) }, { maxBytes: 50e6, maxPages: 100 });
+        const text = doc.pages.flatMap((p) => p.lines.map((l) => l.text)).join(' ');
+        console.log(JSON.stringify({ pageCount: doc.pageCount, chars: text.length }));
+      } finally {
+        await pool.close();
+      }`;
+    // NODE_OPTIONS cleared: nothing (vitest, tsx) may lend the child a TypeScript loader.
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    const result = JSON.parse(stdout.trim()) as { pageCount: number; chars: number };
+    expect(result.pageCount).toBeGreaterThan(0);
+    expect(result.chars).toBeGreaterThan(100);
+  }, 90_000);
+
+  it('the installed bin says to build first when dist/ is missing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bin-'));
+    try {
+      mkdirSync(path.join(dir, 'apps/cli'), { recursive: true });
+      copyFileSync(path.join(root, 'apps/cli/quarry-dist.mjs'), path.join(dir, 'apps/cli/quarry-dist.mjs'));
+      const failed = await run(process.execPath, [path.join(dir, 'apps/cli/quarry-dist.mjs'), '--help'], { timeout: 10_000 }).then(
+        () => null,
+        (err: { code?: number; stderr?: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toMatch(/npm run build/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -6,11 +6,12 @@
  * and from sources through tsx, side by side. The OS file cache is warm after the first run, as on
  * a node that already pulled the image: this measures process start-up, not disk reads.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { WORKER_NAMES } from '../workers/index.ts';
 
@@ -152,10 +153,15 @@ async function measureMode(mode: LaunchMode, env: Env, runs: number, log: (line:
 }
 
 /**
- * Runs the cold-start measurement on a private redis-server.
- * @throws Error when dist/ is missing (run `npm run build`) or a process fails to become healthy.
+ * Runs the cold-start measurement on a private redis-server, after `npm run build` (unless
+ * `build: false`) so the compiled figures are those of the current sources.
+ * @throws Error when dist/ is missing or a process fails to become healthy.
  */
-export async function coldStartBench(opts: { runs: number; log: (line: string) => void }): Promise<ColdStartReport> {
+export async function coldStartBench(opts: { runs: number; build: boolean; log: (line: string) => void }): Promise<ColdStartReport> {
+  if (opts.build) {
+    opts.log('building dist/ (npm run build)…');
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+  }
   if (!existsSync(COMPILED_BIN)) throw new Error('dist/apps/cli/bin.js is missing: run `npm run build` first');
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-coldstart-'));
   const redis = await startRedisServer({ dir: path.join(dir, 'redis') });

@@ -101,8 +101,13 @@ if (which === 'query') {
   const result = await profileBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 40 });
   if (json) console.log(JSON.stringify(result));
   else printProfile(result);
+} else if (which === 'coldstart') {
+  const { coldStartBench, coldStartTable } = await import('./coldstart.ts');
+  const result = await coldStartBench({ runs: Number(option('runs') ?? 3), build: !args.includes('--no-build'), log: (line) => process.stderr.write(`${line}\n`) });
+  if (json) console.log(JSON.stringify(result));
+  else console.log(coldStartTable(result).join('\n'));
 } else if (which !== 'ingest') {
-  console.error(`unknown benchmark "${which}"; available: ingest, query, profile`);
+  console.error(`unknown benchmark "${which}"; available: ingest, query, profile, coldstart`);
   process.exit(2);
 } else {
   const result = await ingestBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 200, rss: !args.includes('--no-rss') });

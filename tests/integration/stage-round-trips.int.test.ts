@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,8 @@ describe.skipIf(!REDIS_AVAILABLE)('per-document round trips through the queues',
       const statusCalls = (calls.get('status.update') ?? 0) + (calls.get('status.isCurrent') ?? 0);
       expect(statusCalls).toBe(docIds.length * (STAGES.length * 2 + 2 + 1));
       expect(calls.get('store.ensureSchema')).toBe(1);
+      // First ingests: nothing of an older version to delete, so no delete commit.
+      expect(calls.get('store.deleteByDoc') ?? 0).toBe(0);
 
       for (const id of docIds) {
         const s = await ports.status.get(id);
@@ -65,6 +67,29 @@ describe.skipIf(!REDIS_AVAILABLE)('per-document round trips through the queues',
         expect(s).toMatchObject({ state: 'indexed', progress: 100 });
         expect(await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: id })).toBe(s?.chunkCount);
       }
+
+      // A new version of one document: its old version's chunks are deleted, the others' kept.
+      const [first] = files;
+      const moved = path.join(ws.root, 'corpus', 'other.pdf');
+      await writeFile(moved, await readFile(files[1] as string));
+      const again = await registerSource({ ...ports, prefix: ws.config.prefix }, {
+        sourceKey: `file:${path.basename(first as string)}`,
+        sourceUri: pathToFileURL(moved).href,
+        collector: 'test',
+        bytes: new Uint8Array(await readFile(moved)),
+        meta: {},
+        fetchedAt: new Date(),
+      });
+      expect(again.docId).toBe(docIds[0]);
+      await waitForSettled(ports.status, { docIds: [again.docId], timeoutMs: 60_000, intervalMs: 50 });
+      await waitForDrained(ports.queues, 30_000);
+      expect(calls.get('store.deleteByDoc')).toBe(1);
+      const now = await ports.status.get(again.docId);
+      expect(now).toMatchObject({ state: 'indexed', version: again.version });
+      const left = await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: again.docId });
+      expect(left).toBe(now?.chunkCount);
+      const ofNewVersion = { op: 'and' as const, args: [{ op: 'eq' as const, field: 'doc_id' as const, value: again.docId }, { op: 'eq' as const, field: 'version' as const, value: again.version }] };
+      expect(await ports.store.countChunks(ofNewVersion)).toBe(left);
     } finally {
       await group.close(5_000);
       await ports.close();

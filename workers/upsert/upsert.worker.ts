@@ -28,13 +28,21 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
   // version finishing late must never overwrite (or delete) a newer one.
   const outcome = await withDocLock(ctx.redis, ctx.config.prefix, docId, async () => {
     if (!(await ctx.status.isCurrent(docId, version, gen))) return null;
-    const existing = await ctx.store.fetchByIds(enriched.chunks.map((c) => c.chunk_id));
+    const [existing, held] = await Promise.all([
+      ctx.store.fetchByIds(enriched.chunks.map((c) => c.chunk_id)),
+      ctx.store.countChunks({ op: 'eq', field: 'doc_id', value: docId }),
+    ]);
+    // Read before the write, as the delete would: a chunk of this document that is not one of this
+    // version's ids (content-addressed) belongs to an older version. When there is none (a first
+    // ingest, or a retry of this version) the stale-version delete, a commit under the store's
+    // write lock, is skipped.
+    const stale = held > new Set(existing.map((c) => c.chunk_id)).size;
     const createdAt = new Map(existing.map((c) => [c.chunk_id, c.created_at]));
     const rows = upsertStage(enriched, { meta, vectors }, createdAt, new Date().toISOString());
     // New version first, then the old version's chunks: readers never see the document empty.
     await ctx.store.upsertDocuments([enriched.document]);
     await ctx.store.upsertChunks(rows);
-    const { deletedChunks } = await ctx.store.deleteByDoc(docId, { exceptVersion: version });
+    const { deletedChunks } = stale ? await ctx.store.deleteByDoc(docId, { exceptVersion: version }) : { deletedChunks: 0 };
     // The profile goes on the status record too: `quarry status` and GET /v1/documents/:id show it.
     await ctx.status.update(docId, version, gen, { state: 'indexed', chunkCount: rows.length, error: null, profile: enriched.document.profile ?? null });
     return { upsertedChunks: rows.length, deletedStaleChunks: deletedChunks };

@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.quarry/**', 'examples/docs/**', 'dist/**'] },
+  { ignores: ['node_modules/**', '.quarry/**', 'examples/docs/**', 'dist/**', 'apps/web/dist/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -17,6 +17,8 @@ import { createRunStreamReader } from './run-stream-reader.ts';
 import { retryRoutes } from './routes/retry.ts';
 import { createMcpDeps } from '../mcp/deps.ts';
 import { mcpRoutes } from '../mcp/http.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { webRoutes } from './routes/web.ts';
 import type { GatewayDeps, GatewayOptions } from './types.ts';
 
 export type { GatewayDeps, GatewayOptions } from './types.ts';
@@ -123,5 +125,7 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   await adminRoutes(app, deps, opts.keys);
   await retryRoutes(app, deps);
   await mcpRoutes(app, createMcpDeps({ ...deps.search, status: deps.status, agentQueue: deps.queues.queue(agentRunQueue), events, askTimeoutMs: opts.queryTimeoutMs, newRunId: opts.newRunId }));
+  await libraryRoutes(app, deps);
+  await webRoutes(app);
   return app;
 }

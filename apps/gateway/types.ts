@@ -9,6 +9,7 @@ import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 import type { BucketEvent } from '../watcher/bucket-watcher.ts';
 import type { ApiKeys } from './auth.ts';
+import type { LibraryDeps } from './routes/library.ts';
 
 /** Everything the gateway talks to; it holds no state of its own. */
 export interface GatewayDeps {
@@ -34,6 +35,8 @@ export interface GatewayDeps {
   bucketNotification: ((body: unknown) => Promise<BucketEvent[]>) | null;
   /** What search reads (the MCP tools at /mcp): the store, the query embedder, the default hybrid weight. */
   search: { store: VectorStore; embedder: Embedder; defaultAlpha: number };
+  /** Store and embedder for `POST /v1/search` and `GET /v1/chunks/:id`; without them those routes are absent. */
+  library?: LibraryDeps;
 }
 
 export interface GatewayOptions {

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** The committed build of the web app (apps/web; rebuilt by `npm run build:web`). */
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Where the web app loads pdf.js from: the runtime dependency's own build, not a copy in dist. */
+export const PDFJS_PATH = '/vendor/pdfjs/';
+
+/** The folder of pdfjs-dist's browser build (pdf.min.mjs and its worker). */
+export function pdfjsBuildDir(): string {
+  return path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/build/pdf.min.mjs')));
+}
+
+/**
+ * The web app at `/` and pdf.js at `/vendor/pdfjs/`: static files, no key (they hold no data;
+ * every API call the app makes carries the key the user typed). Skipped, with the API still
+ * served, when the build is missing.
+ * @throws Error when pdfjs-dist is not installed.
+ */
+export async function webRoutes(app: FastifyInstance, distDir = WEB_DIST_DIR): Promise<{ served: boolean }> {
+  await app.register(fastifyStatic, { root: pdfjsBuildDir(), prefix: PDFJS_PATH, decorateReply: false, wildcard: false, allowedPath: (p) => /^\/pdf(\.worker)?\.min\.mjs$/.test(p) });
+  if (!existsSync(path.join(distDir, 'index.html'))) return { served: false };
+  // Hashed asset names never change content: cache them; index.html is checked on every load.
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/',
+    wildcard: false,
+    decorateReply: false,
+    setHeaders: (res, file) => res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  });
+  return { served: true };
+}

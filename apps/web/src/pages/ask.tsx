@@ -1,0 +1,127 @@
+import { useState } from 'preact/hooks';
+import { ApiError, ask, json, type Answer, type Citation } from '../api.ts';
+import { PdfViewer } from '../viewer.tsx';
+
+interface NodeStep {
+  node: string;
+  ms: number;
+}
+
+/** "valid 2024-01-01 → 2025-01-01", "valid from …", or nothing. */
+export function validity(c: Pick<Citation, 'validFrom' | 'validTo'>): string {
+  if (c.validFrom && c.validTo) return `valid ${c.validFrom} → ${c.validTo}`;
+  if (c.validFrom) return `valid from ${c.validFrom}`;
+  if (c.validTo) return `valid until ${c.validTo}`;
+  return '';
+}
+
+export function pagesLabel(p: Citation['pages']): string {
+  return p.start === p.end ? `p. ${p.start}` : `pp. ${p.start}–${p.end}`;
+}
+
+export function AskPage() {
+  const [query, setQuery] = useState('');
+  const [asOf, setAsOf] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [runId, setRunId] = useState<string | null>(null);
+  const [steps, setSteps] = useState<NodeStep[]>([]);
+  const [text, setText] = useState('');
+  const [citations, setCitations] = useState<Citation[]>([]);
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<Citation | null>(null);
+  const [feedback, setFeedback] = useState<string | null>(null);
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setRunId(null);
+    setSteps([]);
+    setText('');
+    setCitations([]);
+    setAnswer(null);
+    setError(null);
+    setFeedback(null);
+    try {
+      await ask({ query, ...(asOf ? { asOf } : {}) }, (ev) => {
+        if (ev.event === 'run') setRunId(ev.data.runId);
+        else if (ev.event === 'node') setSteps((s) => [...s, { node: ev.data.node, ms: ev.data.ms }]);
+        else if (ev.event === 'delta') setText((t) => t + ev.data.text);
+        else if (ev.event === 'citations') setCitations(ev.data.citations);
+        else if (ev.event === 'done') {
+          setAnswer(ev.data.answer);
+          setText(ev.data.answer.text);
+          setCitations(ev.data.answer.citations);
+          setRunId(ev.data.runId);
+        } else if (ev.event === 'error') setError(`${ev.data.error.code}: ${ev.data.error.message}`);
+      });
+    } catch (err) {
+      setError(err instanceof ApiError ? `${err.code}: ${err.message}` : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function sendFeedback(helpful: boolean) {
+    if (!runId) return;
+    try {
+      const useful = helpful ? citations.map((c) => c.chunkId) : [];
+      await json(`/v1/runs/${runId}/feedback`, { useful, verdict: helpful ? 'useful' : 'not_useful' });
+      setFeedback(helpful ? 'Thanks: the cited passages will rank higher for similar questions.' : 'Thanks: noted as not helpful.');
+    } catch (err) {
+      setFeedback(`Feedback failed: ${err instanceof ApiError ? err.message : String(err)}`);
+    }
+  }
+
+  return (
+    <section class="page ask">
+      <form class="card ask-form" onSubmit={submit}>
+        <textarea name="query" rows={2} placeholder="Ask a question about your documents…" value={query} onInput={(e) => setQuery(e.currentTarget.value)} required />
+        <div class="row">
+          <label>
+            As of <input type="date" name="asOf" value={asOf} onInput={(e) => setAsOf(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Asking…' : 'Ask'}
+          </button>
+        </div>
+      </form>
+      {steps.length > 0 && (
+        <ol class="steps" data-testid="steps">
+          {steps.map((s, i) => (
+            <li key={i}>
+              {s.node} <small>{Math.round(s.ms)} ms</small>
+            </li>
+          ))}
+        </ol>
+      )}
+      {error && <p class="error" role="alert">{error}</p>}
+      {(text || answer) && (
+        <article class="card answer" data-testid="answer" data-done={answer ? 'true' : 'false'}>
+          <p class="answer-text">{text}</p>
+          {answer && !answer.validated && <p class="muted">Not validated: {answer.verdict}</p>}
+          {citations.length > 0 && (
+            <ul class="chips" data-testid="citations">
+              {citations.map((c) => (
+                <li key={c.chunkId}>
+                  <button class="chip" onClick={() => setOpen(c)} title="Open the page">
+                    <b>[{c.n}] {c.title}</b> <span>{c.sectionPath}</span> <span>{pagesLabel(c.pages)}</span> {validity(c) && <span class="muted">{validity(c)}</span>}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {answer && (
+            <div class="row feedback">
+              <button onClick={() => sendFeedback(true)}>Helpful</button>
+              <button onClick={() => sendFeedback(false)}>Not helpful</button>
+              <a href={`#/trace/${encodeURIComponent(answer.runId)}`}>Trace of this run</a>
+            </div>
+          )}
+          {feedback && <p class="notice" data-testid="feedback">{feedback}</p>}
+        </article>
+      )}
+      {open && <PdfViewer citation={open} onClose={() => setOpen(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type Service } from '../../apps/cli/service.ts';
+import { ALL_WORKERS } from '../../workers/index.ts';
+import { testWorkspace } from '../helpers/pipeline.ts';
+import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+
+// The browser tests drive Debian's chromium (no browser download); without it they are skipped.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) console.warn(`web app browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+if (!REDIS_AVAILABLE) console.warn('web app browser tests skipped: redis-server is not installed');
+
+const root = path.resolve(import.meta.dirname, '../..');
+const SHOTS = path.join(root, 'docs/screenshots');
+const UPLOADS = ['parental-leave-policy-2025.pdf', 'ko-birth-incentive-guideline.pdf'];
+const ADMIN = 'admin-key';
+
+/** Drops files on an element the way a browser does: a DataTransfer with File objects. */
+async function dropFiles(page: Page, selector: string, files: { name: string; bytes: Buffer }[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') }));
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) {
+      const bin = atob(f.b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      dt.items.add(new File([bytes], f.name, { type: 'application/pdf' }));
+    }
+    return dt;
+  }, payload);
+  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
+  await page.dispatchEvent(selector, 'drop', { dataTransfer });
+}
+
+describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload, ask, cite, feedback, trace, keys', () => {
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
+  let ws: ReturnType<typeof testWorkspace>;
+  let service: Service;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    ws = testWorkspace(redis.url, { QUARRY_API_KEYS: 'query-key', QUARRY_ADMIN_KEYS: ADMIN, FACET_REBUILD_DEBOUNCE_MS: '200' });
+    service = await startService(ws.config, { workers: Object.values(ALL_WORKERS), watch: true, gateway: { port: 0 } });
+    base = service.gatewayUrl!;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await redis?.cleanup();
+    ws?.cleanup();
+  });
+
+  it('a wrong key shows a clear message; the right one opens the app', async () => {
+    await page.goto(`${base}/`);
+    await page.fill('input[name=key]', 'not-a-key');
+    await page.click('.key-form button[type=submit]');
+    await expect.poll(() => page.textContent('[data-testid=key-error]')).toMatch(/refused.*unknown API key/i);
+    await page.screenshot({ path: path.join(SHOTS, 'key.png') });
+    await page.fill('input[name=key]', ADMIN);
+    await page.click('.key-form button[type=submit]');
+    await page.waitForSelector('textarea[name=query]');
+  });
+
+  it('uploads two PDFs by drag-and-drop and shows them indexed, with queue counts', async () => {
+    await page.goto(`${base}/#/documents`);
+    await page.waitForSelector('[data-testid=dropzone]');
+    await dropFiles(page, '[data-testid=dropzone]', UPLOADS.map((name) => ({ name, bytes: readFileSync(path.join(root, 'examples/docs', name)) })));
+    for (const name of UPLOADS) await page.waitForSelector(`tr[data-doc="${name}"][data-state=indexed]`, { timeout: 60_000 });
+    await expect.poll(() => page.locator('[data-testid=queues] tbody tr').count()).toBeGreaterThan(5);
+    // The PDF the viewer shows is served under the caller's key, and only with one.
+    const docId = await page.getAttribute(`tr[data-doc="${UPLOADS[0]}"]`, 'data-doc-id');
+    expect((await fetch(`${base}/v1/documents/${docId}/pdf`)).status).toBe(401);
+    const pdf = await fetch(`${base}/v1/documents/${docId}/pdf`, { headers: { authorization: 'Bearer query-key' } });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await page.screenshot({ path: path.join(SHOTS, 'documents.png') });
+  }, 70_000);
+
+  it('asks, streams the answer with citations, opens the cited page highlighted, sends feedback', async () => {
+    await page.goto(`${base}/#/ask`);
+    await page.fill('textarea[name=query]', 'How many weeks of paid parental leave do employees get?');
+    await page.click('.ask-form button[type=submit]');
+    await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
+    expect(await page.textContent('.answer-text')).toMatch(/sixteen \(16\) weeks/);
+    const chip = page.locator('[data-testid=citations] .chip').first();
+    expect(await chip.textContent()).toMatch(/Leave Entitlement/);
+    await page.screenshot({ path: path.join(SHOTS, 'ask.png') });
+
+    await chip.click();
+    const viewer = page.locator('[data-testid=pdf-page]');
+    await expect.poll(() => viewer.getAttribute('data-highlights'), { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    // The canvas holds the rendered page, not a blank box.
+    const inked = await page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('[data-testid=pdf-page] canvas')!;
+      const px = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let dark = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i]! < 128) dark++;
+      return dark;
+    });
+    expect(inked).toBeGreaterThan(100);
+    await page.screenshot({ path: path.join(SHOTS, 'citation.png') });
+    await page.click('.viewer button.link');
+
+    await page.getByRole('button', { name: 'Helpful', exact: true }).click();
+    await expect.poll(() => page.textContent('[data-testid=feedback]')).toMatch(/Thanks/);
+  }, 60_000);
+
+  it('opens the trace of the run: nodes with timings and the verdict', async () => {
+    await page.click('text=Trace of this run');
+    await page.waitForSelector('[data-testid=trace]');
+    const text = (await page.textContent('[data-testid=trace]')) ?? '';
+    for (const node of ['listener', 'planner', 'candidate_search', 'validator', 'answerer']) expect(text).toContain(node);
+    expect(text).toMatch(/Verdict/);
+    await page.screenshot({ path: path.join(SHOTS, 'trace.png'), fullPage: false });
+  });
+
+  it('searches with alpha and a language facet; hits show their score terms', async () => {
+    await page.goto(`${base}/#/search`);
+    await page.fill('input[name=query]', '출산 장려금');
+    await page.fill('input[name=lang]', 'ko');
+    await page.click('.search button[type=submit]');
+    await page.waitForSelector('[data-testid=hits]');
+    const first = (await page.textContent('[data-testid=hits] li')) ?? '';
+    expect(first).toMatch(/keyword \d\.\d{3}.*vector \d\.\d{3}/);
+    expect(first).toMatch(/ko/);
+    await page.screenshot({ path: path.join(SHOTS, 'search.png') });
+    // A phone-sized screen: the same page, reflowed.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/#/ask`);
+    await page.screenshot({ path: path.join(SHOTS, 'phone.png') });
+  });
+});

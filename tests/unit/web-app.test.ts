@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SearchBody, searchFilter } from '../../apps/gateway/routes/library.ts';
+import { BUILD_INFO_FILE, webSourceHash } from '../../apps/web/source-hash.ts';
+import { parseSse } from '../../apps/web/src/sse.ts';
+
+const webDir = path.resolve(import.meta.dirname, '../../apps/web');
+
+describe('web app build (committed under apps/web/dist)', () => {
+  it('was built from the current sources: run `npm run build:web` after editing apps/web', () => {
+    const info = JSON.parse(readFileSync(path.join(webDir, 'dist', BUILD_INFO_FILE), 'utf8')) as { sourceHash: string };
+    expect(info.sourceHash).toBe(webSourceHash(webDir));
+  });
+
+  it('index.html names only assets that are in the build', () => {
+    const html = readFileSync(path.join(webDir, 'dist/index.html'), 'utf8');
+    const refs = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThanOrEqual(2);
+    for (const r of refs) expect(readFileSync(path.join(webDir, 'dist', r)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('parseSse', () => {
+  it('splits events, joins multi-line data, and keeps an unfinished event for the next chunk', () => {
+    const first = parseSse('event: run\ndata: {"runId":"r1"}\n\nevent: delta\r\ndata: {"text":"a"}\r\n\r\nevent: node\ndata: {"no');
+    expect(first.events).toEqual([
+      { event: 'run', data: '{"runId":"r1"}' },
+      { event: 'delta', data: '{"text":"a"}' },
+    ]);
+    const second = parseSse(`${first.rest}de":"x","ms":1}\n\n: keep-alive\n\ndata: a\ndata: b\n\n`);
+    expect(second.events).toEqual([
+      { event: 'node', data: '{"node":"x","ms":1}' },
+      { event: 'message', data: 'a\nb' },
+    ]);
+    expect(second.rest).toBe('');
+  });
+});
+
+describe('POST /v1/search input', () => {
+  it('turns facets into one store filter, and none into no filter', () => {
+    expect(searchFilter({})).toBeUndefined();
+    expect(searchFilter({ lang: 'ko' })).toEqual({ op: 'eq', field: 'lang', value: 'ko' });
+    const f = searchFilter({ docType: 'policy', jurisdiction: 'KR', asOf: '2025-03-01' });
+    expect(f).toMatchObject({ op: 'and' });
+    expect(JSON.stringify(f)).toContain('"doc_type"');
+    expect(JSON.stringify(f)).toContain('"jurisdiction"');
+    expect(JSON.stringify(f)).toContain('valid_from');
+  });
+
+  it('refuses unknown fields and out-of-range alpha, and defaults the limit', () => {
+    expect(SearchBody.safeParse({ query: 'x', alpha: 1.5 }).success).toBe(false);
+    expect(SearchBody.safeParse({ query: 'x', filter: {} }).success).toBe(false);
+    expect(SearchBody.parse({ query: ' leave ' })).toEqual({ query: 'leave', limit: 10 });
+  });
+});

@@ -5,22 +5,13 @@ import { ALL_QUEUES } from '../../../queues/all-queues.ts';
 import { createDocumentDirectory } from '../../../shared/agent/document-directory.ts';
 import { IsoDate } from '../../../shared/domain/document.ts';
 import { DocId } from '../../../shared/domain/index.ts';
-import type { Embedder } from '../../../shared/embed/embedder.ts';
 import { scaledAlphas } from '../../../shared/retrieval/index.ts';
 import { routedHybrid } from '../../../shared/retrieval/routed-search.ts';
 import { and, eq, temporalClamp, type Filter } from '../../../shared/store/filter.ts';
-import type { HybridHit, VectorStore } from '../../../shared/store/vector-store.ts';
+import type { HybridHit } from '../../../shared/store/vector-store.ts';
 import { HttpError } from '../http-errors.ts';
 import type { GatewayDeps } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
-
-/** What the search and chunk routes read: the store and the embedder of the process's ports. */
-export interface LibraryDeps {
-  store: VectorStore;
-  embedder: Embedder;
-  /** Scales the default alpha as the agent and the CLI do. @defaultValue 1 */
-  alphaScale?: number;
-}
 
 /** `POST /v1/search`: the CLI's `quarry search` over HTTP, plus the facet filters the web app offers. */
 export const SearchBody = z

@@ -27,7 +27,7 @@ export function runCommands(program: Command): void {
         if (redis.started) process.stderr.write(`started a local redis-server at ${redis.url} (AOF on, data in ${path.join(config.dataDir, 'redis')})\n`);
         const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(ALL_WORKERS), watch: true, gateway: true });
         service.log.info('quarry dev running', { watchDir: config.watchDir, dataDir: config.dataDir, gateway: service.gatewayUrl });
-        process.stderr.write(`quarry dev: watching ${config.watchDir}; gateway at ${service.gatewayUrl} (OpenAPI at /docs)\n`);
+        process.stderr.write(`quarry dev: watching ${config.watchDir}; web app and gateway at ${service.gatewayUrl}/ (OpenAPI at /docs)\n`);
         stopOnSignals(service, service.log, async () => {
           await redis.started?.stop();
           await telemetry.shutdown();

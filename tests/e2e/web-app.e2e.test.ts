@@ -71,19 +71,28 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
     await page.waitForSelector('textarea[name=query]');
   });
 
-  it('uploads two PDFs by drag-and-drop and shows them indexed, with queue counts', async () => {
+  it('uploads PDFs by drag-and-drop: two become indexed, a broken one fails with its code and is deleted; queue counts', async () => {
     await page.goto(`${base}/#/documents`);
     await page.waitForSelector('[data-testid=dropzone]');
-    await dropFiles(page, '[data-testid=dropzone]', UPLOADS.map((name) => ({ name, bytes: readFileSync(path.join(root, 'examples/docs', name)) })));
+    const broken = { name: 'broken.pdf', bytes: Buffer.from('%PDF-1.7\nthis is not a PDF body\n') };
+    await dropFiles(page, '[data-testid=dropzone]', [...UPLOADS.map((name) => ({ name, bytes: readFileSync(path.join(root, 'examples/docs', name)) })), broken]);
     for (const name of UPLOADS) await page.waitForSelector(`tr[data-doc="${name}"][data-state=indexed]`, { timeout: 60_000 });
+    // A failure shows its code and message, with retry and delete.
+    const failed = page.locator('tr[data-doc="broken.pdf"][data-state=failed]');
+    await failed.waitFor({ timeout: 30_000 });
+    expect(await failed.textContent()).toMatch(/CORRUPT_PDF: \S/);
+    expect(await failed.locator('button', { hasText: 'Retry' }).count()).toBe(1);
     await expect.poll(() => page.locator('[data-testid=queues] tbody tr').count()).toBeGreaterThan(5);
+    await page.screenshot({ path: path.join(SHOTS, 'documents.png') });
+    page.once('dialog', (d) => void d.accept());
+    await failed.locator('button', { hasText: 'Delete' }).click();
+    await page.locator('tr[data-doc="broken.pdf"]').waitFor({ state: 'detached', timeout: 20_000 });
     // The PDF the viewer shows is served under the caller's key, and only with one.
     const docId = await page.getAttribute(`tr[data-doc="${UPLOADS[0]}"]`, 'data-doc-id');
     expect((await fetch(`${base}/v1/documents/${docId}/pdf`)).status).toBe(401);
     const pdf = await fetch(`${base}/v1/documents/${docId}/pdf`, { headers: { authorization: 'Bearer query-key' } });
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    await page.screenshot({ path: path.join(SHOTS, 'documents.png') });
   }, 70_000);
 
   it('asks, streams the answer with citations, opens the cited page highlighted, sends feedback', async () => {

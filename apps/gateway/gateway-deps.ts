@@ -86,7 +86,6 @@ export function gatewayDeps(
     recordFeedback: opts.recordFeedback,
     watchDir: config.watchDir,
     artifacts: ports.artifacts,
-    library: { store: ports.store, embedder: ports.embedder, alphaScale: config.retrieval.alphaScale },
     bucketNotification: bucketSource && ((body) => bucketSource.handleNotification(body)),
     search: { store: ports.store, embedder: ports.embedder, defaultAlpha: scaledAlphas(config.retrieval.alphaScale).defaultAlpha },
     async deleteDocument(docId) {

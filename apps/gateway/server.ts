@@ -124,8 +124,10 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   await bucketEventRoutes(app, deps);
   await adminRoutes(app, deps, opts.keys);
   await retryRoutes(app, deps);
-  await mcpRoutes(app, createMcpDeps({ ...deps.search, status: deps.status, agentQueue: deps.queues.queue(agentRunQueue), events, askTimeoutMs: opts.queryTimeoutMs, newRunId: opts.newRunId }));
-  await libraryRoutes(app, deps);
+  const mcpDeps = createMcpDeps({ ...deps.search, status: deps.status, agentQueue: deps.queues.queue(agentRunQueue), events, askTimeoutMs: opts.queryTimeoutMs, newRunId: opts.newRunId });
+  await mcpRoutes(app, mcpDeps);
+  // The web app's search is the MCP search tool over plain HTTP: one schema, one implementation.
+  await libraryRoutes(app, deps, mcpDeps);
   await webRoutes(app);
   return app;
 }

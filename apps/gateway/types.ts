@@ -9,8 +9,6 @@ import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 import type { BucketEvent } from '../watcher/bucket-watcher.ts';
 import type { ApiKeys } from './auth.ts';
-import type { Embedder } from '../../shared/embed/embedder.ts';
-import type { VectorStore } from '../../shared/store/vector-store.ts';
 
 /** Everything the gateway talks to; it holds no state of its own. */
 export interface GatewayDeps {
@@ -36,16 +34,6 @@ export interface GatewayDeps {
   bucketNotification: ((body: unknown) => Promise<BucketEvent[]>) | null;
   /** What search reads (the MCP tools at /mcp): the store, the query embedder, the default hybrid weight. */
   search: { store: VectorStore; embedder: Embedder; defaultAlpha: number };
-  /** Store and embedder for `POST /v1/search` and `GET /v1/chunks/:id`; without them those routes are absent. */
-  library?: LibraryDeps;
-}
-
-/** What the search and chunk routes read (routes/library.ts): the store and the embedder of the process's ports. */
-export interface LibraryDeps {
-  store: VectorStore;
-  embedder: Embedder;
-  /** Scales the default alpha as the agent and the CLI do. @defaultValue 1 */
-  alphaScale?: number;
 }
 
 export interface GatewayOptions {

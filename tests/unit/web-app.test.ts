@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SearchBody, searchFilter } from '../../apps/gateway/routes/library.ts';
 import { BUILD_INFO_FILE, webSourceHash } from '../../apps/web/source-hash.ts';
 import { parseSse } from '../../apps/web/src/sse.ts';
 
@@ -34,23 +33,5 @@ describe('parseSse', () => {
       { event: 'message', data: 'a\nb' },
     ]);
     expect(second.rest).toBe('');
-  });
-});
-
-describe('POST /v1/search input', () => {
-  it('turns facets into one store filter, and none into no filter', () => {
-    expect(searchFilter({})).toBeUndefined();
-    expect(searchFilter({ lang: 'ko' })).toEqual({ op: 'eq', field: 'lang', value: 'ko' });
-    const f = searchFilter({ docType: 'policy', jurisdiction: 'KR', asOf: '2025-03-01' });
-    expect(f).toMatchObject({ op: 'and' });
-    expect(JSON.stringify(f)).toContain('"doc_type"');
-    expect(JSON.stringify(f)).toContain('"jurisdiction"');
-    expect(JSON.stringify(f)).toContain('valid_from');
-  });
-
-  it('refuses unknown fields and out-of-range alpha, and defaults the limit', () => {
-    expect(SearchBody.safeParse({ query: 'x', alpha: 1.5 }).success).toBe(false);
-    expect(SearchBody.safeParse({ query: 'x', filter: {} }).success).toBe(false);
-    expect(SearchBody.parse({ query: ' leave ' })).toEqual({ query: 'leave', limit: 10 });
   });
 });

@@ -1,20 +1,25 @@
 import { useState } from 'preact/hooks';
 import { ApiError, json } from '../api.ts';
 
+/** A hit of `POST /v1/search` (the MCP search tool's result). */
 interface Hit {
+  rank: number;
   chunkId: string;
   docId: string;
+  title: string | null;
   sectionPath: string;
   pages: { start: number; end: number };
-  docType: string | null;
-  jurisdiction: string | null;
-  lang: string | null;
-  score: number;
-  terms: { keyword: number; vector: number; bm25: number | null; cosine: number | null };
-  snippet: string;
+  validFrom: string | null;
+  validTo: string | null;
+  scores: { fused: number; keyword: number; vector: number };
+  text: string;
 }
 
-const f3 = (n: number | null) => (n === null ? '–' : n.toFixed(3));
+const f3 = (n: number) => n.toFixed(3);
+/** A facet box as the API's list: comma-separated values, blanks dropped; none: no filter. */
+const list = (s: string) => s.split(',').map((v) => v.trim()).filter(Boolean);
+/** How much of a passage a hit shows. */
+const SNIPPET_CHARS = 320;
 
 export function SearchPage() {
   const [form, setForm] = useState({ query: '', alpha: '0.5', docType: '', jurisdiction: '', lang: '', asOf: '' });
@@ -25,8 +30,10 @@ export function SearchPage() {
   async function submit(e: Event) {
     e.preventDefault();
     setError(null);
-    const body: Record<string, unknown> = { query: form.query, alpha: Number(form.alpha), limit: 20 };
-    for (const k of ['docType', 'jurisdiction', 'lang', 'asOf'] as const) if (form[k].trim()) body[k] = form[k].trim();
+    const filters: Record<string, unknown> = {};
+    for (const k of ['docType', 'jurisdiction', 'lang'] as const) if (list(form[k]).length) filters[k] = list(form[k]);
+    if (form.asOf) filters.asOf = form.asOf;
+    const body = { query: form.query, alpha: Number(form.alpha), limit: 20, ...(Object.keys(filters).length ? { filters } : {}) };
     try {
       setHits((await json<{ hits: Hit[] }>('/v1/search', body)).hits);
     } catch (err) {
@@ -42,9 +49,9 @@ export function SearchPage() {
           <label>
             alpha {form.alpha} <input type="range" name="alpha" min="0" max="1" step="0.05" value={form.alpha} onInput={set('alpha')} />
           </label>
-          <input name="docType" placeholder="doc type" value={form.docType} onInput={set('docType')} />
+          <input name="docType" placeholder="doc types (policy, law)" value={form.docType} onInput={set('docType')} />
           <input name="jurisdiction" placeholder="jurisdiction" value={form.jurisdiction} onInput={set('jurisdiction')} />
-          <input name="lang" placeholder="language (en, ko)" value={form.lang} onInput={set('lang')} />
+          <input name="lang" placeholder="languages (en, ko)" value={form.lang} onInput={set('lang')} />
           <label>
             valid on <input type="date" name="asOf" value={form.asOf} onInput={set('asOf')} />
           </label>
@@ -60,13 +67,17 @@ export function SearchPage() {
               <div class="row">
                 <b>{h.sectionPath}</b>
                 <span class="muted">
-                  {h.docId} · p. {h.pages.start}
+                  {h.title ?? h.docId} · p. {h.pages.start}
                   {h.pages.end !== h.pages.start ? `–${h.pages.end}` : ''}
                 </span>
               </div>
-              <p>{h.snippet}</p>
+              <p>
+                {h.text.replace(/\s+/g, ' ').slice(0, SNIPPET_CHARS)}
+                {h.text.length > SNIPPET_CHARS ? '…' : ''}
+              </p>
               <p class="terms">
-                score {f3(h.score)} · keyword {f3(h.terms.keyword)} (bm25 {f3(h.terms.bm25)}) · vector {f3(h.terms.vector)} (cos {f3(h.terms.cosine)}) {[h.docType, h.jurisdiction, h.lang].filter(Boolean).join(' · ')}
+                score {f3(h.scores.fused)} · keyword {f3(h.scores.keyword)} · vector {f3(h.scores.vector)}
+                {h.validFrom || h.validTo ? ` · valid ${h.validFrom ?? '…'} → ${h.validTo ?? '…'}` : ''}
               </p>
             </li>
           ))}

@@ -98,8 +98,26 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
   it('asks, streams the answer with citations, opens the cited page highlighted, sends feedback', async () => {
     await page.goto(`${base}/#/ask`);
     await page.fill('textarea[name=query]', 'How many weeks of paid parental leave do employees get?');
+    // Records what the page shows, in order, as the stream arrives.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      const note = (what: string) => seen[seen.length - 1] !== what && seen.push(what);
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid=steps] li')) note(`steps:${document.querySelectorAll('[data-testid=steps] li').length}`);
+        if (document.querySelector('.answer-text')?.textContent) note('text');
+        if (document.querySelector('[data-testid=answer][data-done=true]')) note('done');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     await page.click('.ask-form button[type=submit]');
     await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    // Node progress shows first, one node at a time, then the text, then the final record.
+    expect(seen[0]).toBe('steps:1');
+    expect(seen.filter((s) => s.startsWith('steps:')).length).toBeGreaterThanOrEqual(5);
+    expect(seen.indexOf('text')).toBeGreaterThan(0);
+    expect(seen.indexOf('done')).toBeGreaterThan(seen.indexOf('text'));
+    expect(await page.textContent('[data-testid=steps]')).toMatch(/listener.*planner.*candidate_search/);
     expect(await page.textContent('.answer-text')).toMatch(/sixteen \(16\) weeks/);
     const chip = page.locator('[data-testid=citations] .chip').first();
     expect(await chip.textContent()).toMatch(/Leave Entitlement/);

@@ -62,6 +62,10 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
 
   it('a wrong key shows a clear message; the right one opens the app', async () => {
     await page.goto(`${base}/`);
+    // The app and pdf.js are static and keyless; the API behind them is not.
+    expect((await fetch(`${base}/vendor/pdfjs/cmaps/UniKS-UCS2-H.bcmap`)).status).toBe(200);
+    expect((await fetch(`${base}/vendor/pdfjs/package.json`)).status).toBe(404);
+    expect((await fetch(`${base}/v1/documents`)).status).toBe(401);
     await page.fill('input[name=key]', 'not-a-key');
     await page.click('.key-form button[type=submit]');
     await expect.poll(() => page.textContent('[data-testid=key-error]')).toMatch(/refused.*unknown API key/i);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pdfjsAllowed } from '../../apps/gateway/routes/web.ts';
 import { BUILD_INFO_FILE, webSourceHash } from '../../apps/web/source-hash.ts';
 import { parseSse } from '../../apps/web/src/sse.ts';
 
@@ -33,5 +34,12 @@ describe('parseSse', () => {
       { event: 'message', data: 'a\nb' },
     ]);
     expect(second.rest).toBe('');
+  });
+});
+
+describe('pdf.js files the gateway serves', () => {
+  it('are the library, its worker, CMaps and standard fonts, nothing else of the package', () => {
+    for (const p of ['/build/pdf.min.mjs', '/build/pdf.worker.min.mjs', '/cmaps/UniKS-UCS2-H.bcmap', '/standard_fonts/FoxitSans.pfb']) expect(pdfjsAllowed(p)).toBe(true);
+    for (const p of ['/package.json', '/build/pdf.mjs.map', '/legacy/build/pdf.mjs', '/cmaps/../package.json', '/cmaps/a/b.bcmap']) expect(pdfjsAllowed(p)).toBe(false);
   });
 });

@@ -10,9 +10,17 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.
 /** Where the web app loads pdf.js from: the runtime dependency's own build, not a copy in dist. */
 export const PDFJS_PATH = '/vendor/pdfjs/';
 
-/** The folder of pdfjs-dist's browser build (pdf.min.mjs and its worker). */
-export function pdfjsBuildDir(): string {
-  return path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/build/pdf.min.mjs')));
+/** The pdfjs-dist package folder (its browser build, CMaps and standard fonts). */
+export function pdfjsDir(): string {
+  return path.dirname(path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/build/pdf.min.mjs'))));
+}
+
+/**
+ * What of pdfjs-dist the browser may fetch: the library and its worker, and the CMaps and
+ * standard fonts it needs for PDFs whose fonts are not embedded (common in CJK documents).
+ */
+export function pdfjsAllowed(p: string): boolean {
+  return /^\/build\/pdf(\.worker)?\.min\.mjs$/.test(p) || /^\/(cmaps|standard_fonts)\/[\w.-]+$/.test(p);
 }
 
 /**
@@ -22,7 +30,7 @@ export function pdfjsBuildDir(): string {
  * @throws Error when pdfjs-dist is not installed.
  */
 export async function webRoutes(app: FastifyInstance, distDir = WEB_DIST_DIR): Promise<{ served: boolean }> {
-  await app.register(fastifyStatic, { root: pdfjsBuildDir(), prefix: PDFJS_PATH, decorateReply: false, wildcard: false, allowedPath: (p) => /^\/pdf(\.worker)?\.min\.mjs$/.test(p) });
+  await app.register(fastifyStatic, { root: pdfjsDir(), prefix: PDFJS_PATH, decorateReply: false, allowedPath: pdfjsAllowed });
   if (!existsSync(path.join(distDir, 'index.html'))) return { served: false };
   // Hashed asset names never change content: cache them; index.html is checked on every load.
   await app.register(fastifyStatic, {

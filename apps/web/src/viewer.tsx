@@ -5,8 +5,8 @@ import { call, json, type Citation } from './api.ts';
 /** pdf.js as the gateway serves it (pdfjs-dist's own build, loaded once, on first use). */
 let pdfjsLoad: Promise<typeof Pdfjs> | null = null;
 function pdfjs(): Promise<typeof Pdfjs> {
-  pdfjsLoad ??= (import(/* @vite-ignore */ `${location.origin}/vendor/pdfjs/pdf.min.mjs`) as Promise<typeof Pdfjs>).then((m) => {
-    m.GlobalWorkerOptions.workerSrc = '/vendor/pdfjs/pdf.worker.min.mjs';
+  pdfjsLoad ??= (import(/* @vite-ignore */ `${location.origin}/vendor/pdfjs/build/pdf.min.mjs`) as Promise<typeof Pdfjs>).then((m) => {
+    m.GlobalWorkerOptions.workerSrc = '/vendor/pdfjs/build/pdf.worker.min.mjs';
     return m;
   });
   return pdfjsLoad;
@@ -57,7 +57,7 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
         call(`/v1/documents/${encodeURIComponent(citation.docId)}/pdf`).then((r) => r.arrayBuffer()),
         json<{ body: string }>(`/v1/chunks/${encodeURIComponent(citation.chunkId)}`).catch(() => ({ body: '' })),
       ]);
-      const doc = await lib.getDocument({ data: new Uint8Array(bytes) }).promise;
+      const doc = await lib.getDocument({ data: new Uint8Array(bytes), cMapUrl: '/vendor/pdfjs/cmaps/', cMapPacked: true, standardFontDataUrl: '/vendor/pdfjs/standard_fonts/' }).promise;
       const page = await doc.getPage(Math.min(citation.pages.start, doc.numPages));
       const width = Math.min(900, (canvas.current?.parentElement?.clientWidth ?? 800) - 2);
       const viewport = page.getViewport({ scale: width / page.getViewport({ scale: 1 }).width });

@@ -116,9 +116,10 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
     await page.click('.ask-form button[type=submit]');
     await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
-    // Node progress shows first, one node at a time, then the text, then the final record.
-    expect(seen[0]).toBe('steps:1');
-    expect(seen.filter((s) => s.startsWith('steps:')).length).toBeGreaterThanOrEqual(5);
+    // Node progress shows first, then the text, then the final record. (Events that arrive in
+    // one network read render together, so how many nodes show at a time is not asserted.)
+    expect(seen[0]).toMatch(/^steps:\d+$/);
+    expect(await page.locator('[data-testid=steps] li').count()).toBeGreaterThanOrEqual(5);
     expect(seen.indexOf('text')).toBeGreaterThan(0);
     expect(seen.indexOf('done')).toBeGreaterThan(seen.indexOf('text'));
     expect(await page.textContent('[data-testid=steps]')).toMatch(/listener.*planner.*candidate_search/);

@@ -4,8 +4,14 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-/** The committed build of the web app (apps/web; rebuilt by `npm run build:web`). */
-export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/**
+ * The committed build of the web app (apps/web/dist; rebuilt by `npm run build:web`), found from
+ * the sources (apps/gateway/routes) or from the compiled tree (dist/apps/gateway/routes), which
+ * `npm run build` writes without the web app's files.
+ */
+export const WEB_DIST_DIR = [new URL('../../web/dist', import.meta.url), new URL('../../../../apps/web/dist', import.meta.url)]
+  .map((u) => fileURLToPath(u))
+  .find((dir) => existsSync(path.join(dir, 'index.html'))) ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Where the web app loads pdf.js from: the runtime dependency's own build, not a copy in dist. */
 export const PDFJS_PATH = '/vendor/pdfjs/';

@@ -102,6 +102,10 @@ describe.skipIf(!redisServerAvailable())('the filings eval, end to end on two ge
     const agent = json.agent as ModeJson;
     for (const key of ['rightDocCited', 'validated', 'validatedWrong'] as const) expect(typeof agent[key]).toBe('number');
     expect(json.keyword).not.toHaveProperty('rightDocCited');
+    // The LangChain.js peer loads the same PDFs itself; its hits name the files the measures read.
+    const peerTop = Object.values((json.langchain as ModeJson).perQuery ?? {}).flatMap((q) => q.top);
+    expect(peerTop.length).toBeGreaterThan(0);
+    expect(new Set(peerTop)).toEqual(new Set(['2023 Q1 ACME.pdf', '2023 Q1 GLOBEX.pdf']));
   });
 
   it('keyword search finds the named filing and its figure; a figure in another company’s filing is no evidence', () => {

@@ -1,11 +1,32 @@
-import { createS3Client, type BucketLocation, type S3Settings } from '../s3/s3.ts';
+import type { BucketLocation, S3Settings } from '../s3/s3.ts';
 import type { ArtifactStore } from './artifact-store.ts';
 import { createLocalArtifactStore } from './local-artifact-store.ts';
-import { createS3ArtifactStore } from './s3-artifact-store.ts';
 
 export * from './artifact-store.ts';
 
+/**
+ * The S3 artifact store, its module and the AWS SDK imported on first use: the SDK is a large
+ * import that a process on local artifacts, or one that has not read an artifact yet, should not
+ * wait for at start-up. The client is made once, on that first call.
+ */
+function lazyS3ArtifactStore(location: BucketLocation, s3: S3Settings): ArtifactStore {
+  let store: Promise<ArtifactStore> | null = null;
+  const open = () =>
+    (store ??= Promise.all([import('../s3/s3.ts'), import('./s3-artifact-store.ts')]).then(([{ createS3Client }, { createS3ArtifactStore }]) =>
+      createS3ArtifactStore({ client: createS3Client(s3), location }),
+    ));
+  return {
+    putBytes: async (docId, version, name, bytes) => (await open()).putBytes(docId, version, name, bytes),
+    getBytes: async (docId, version, name) => (await open()).getBytes(docId, version, name),
+    putJson: async (docId, version, name, value) => (await open()).putJson(docId, version, name, value),
+    getJson: async (docId, version, name, schema) => (await open()).getJson(docId, version, name, schema),
+    exists: async (docId, version, name) => (await open()).exists(docId, version, name),
+    listVersions: async (docId) => (await open()).listVersions(docId),
+    deleteDoc: async (docId, opts) => (await open()).deleteDoc(docId, opts),
+  };
+}
+
 /** Opens the artifact store Quarry's config names (`config.artifactStore`, `config.s3`). */
 export function createArtifactStore(settings: { kind: 'local'; dir: string } | { kind: 's3'; location: BucketLocation }, s3: S3Settings): ArtifactStore {
-  return settings.kind === 's3' ? createS3ArtifactStore({ client: createS3Client(s3), location: settings.location }) : createLocalArtifactStore({ dir: settings.dir });
+  return settings.kind === 's3' ? lazyS3ArtifactStore(settings.location, s3) : createLocalArtifactStore({ dir: settings.dir });
 }

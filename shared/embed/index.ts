@@ -1,12 +1,14 @@
 import { PermanentError } from '../errors.ts';
 import type { Embedder } from './embedder.ts';
 import { createHashEmbedder } from './hash-embedder.ts';
-import { createOpenAiEmbedder } from './openai-embedder.ts';
+import type { OpenAiEmbedderOptions } from './openai-embedder.ts';
 
 export type { Embedder } from './embedder.ts';
 export { l2Normalise } from './embedder.ts';
 export { createHashEmbedder, normaliseForHashing, type HashEmbedderOptions } from './hash-embedder.ts';
-export { createOpenAiEmbedder, type OpenAiEmbedderOptions } from './openai-embedder.ts';
+// The adapter's factory is not re-exported: importing this index must not load the `openai`
+// package (see lazyOpenAiEmbedder); import it from './openai-embedder.ts'.
+export type { OpenAiEmbedderOptions } from './openai-embedder.ts';
 export {
   createLruEmbeddingCache,
   embeddingCacheKey,
@@ -53,6 +55,24 @@ export interface EmbedderConfig {
 }
 
 /**
+ * The OpenAI-compatible embedder, its module (and the `openai` package) imported on the first
+ * `embed` call: every worker process builds an embedder, only the embed and agent workers use one,
+ * and a stage worker's start-up should not wait for an HTTP client it never calls. Its option
+ * checks (`INVALID_CONFIG`) then surface on that first call.
+ */
+function lazyOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
+  let adapter: Promise<Embedder> | null = null;
+  return {
+    model: options.model,
+    dimension: options.dimension,
+    async embed(texts, signal) {
+      adapter ??= import('./openai-embedder.ts').then((m) => m.createOpenAiEmbedder(options));
+      return (await adapter).embed(texts, signal);
+    },
+  };
+}
+
+/**
  * Builds the embedder named by `config.provider`.
  *
  * @throws PermanentError `INVALID_CONFIG` for an unknown provider, a missing `openai` model, or
@@ -64,7 +84,7 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
       return createHashEmbedder({ dimension: config.dimension });
     case 'openai': {
       if (!config.model) throw new PermanentError('INVALID_CONFIG', 'embedder provider "openai" needs a model name');
-      return createOpenAiEmbedder({
+      return lazyOpenAiEmbedder({
         model: config.model,
         dimension: config.dimension,
         ...(config.baseUrl !== undefined ? { baseURL: config.baseUrl } : {}),

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -63,6 +64,26 @@ describe('compiled build', () => {
     expect(result.pageCount).toBeGreaterThan(0);
     expect(result.chars).toBeGreaterThan(100);
   }, 90_000);
+
+  it('a stage worker process loads no store, S3, LLM, agent, gateway or MCP package at start-up', async () => {
+    // A resolve hook reports every package the compiled code imports; the modules are those
+    // `quarry workers start` loads before it starts a worker (the command group, service, ports, registry).
+    const hooks = `export async function resolve(s, c, next) {
+      if (!/^(\\.|\\/|node:|file:|data:)/.test(s) && (c.parentURL ?? '').startsWith(${JSON.stringify(pathToFileURL(out).href)})) process.stderr.write('PKG ' + s + '\\n');
+      return next(s, c);
+    }`;
+    const script = `
+      import { register } from 'node:module';
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));
+      await import(${JSON.stringify(pathToFileURL(path.join(out, 'apps/cli/commands/run.js')).href)});
+      await import(${JSON.stringify(pathToFileURL(path.join(out, 'workers/runtime/ports.js')).href)});`;
+    const { stderr } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    const loaded = new Set([...stderr.matchAll(/^PKG (\S+)$/gm)].map((m) => m[1]));
+    expect(loaded, 'the hook saw nothing: the check would pass vacuously').toContain('bullmq');
+    for (const heavy of ['@lancedb/lancedb', 'apache-arrow', 'weaviate-client', '@aws-sdk/client-s3', 'openai', '@langchain/langgraph', 'fastify', '@modelcontextprotocol/sdk/server/mcp.js', 'chokidar']) {
+      expect(loaded.has(heavy), `${heavy} is imported at start-up`).toBe(false);
+    }
+  }, 60_000);
 
   it('the installed bin says to build first when dist/ is missing', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bin-'));

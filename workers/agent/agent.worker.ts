@@ -5,7 +5,6 @@ import { createRunEventPublisher } from '../../shared/agent/run-events.ts';
 import { describeError, isQuarryError } from '../../shared/errors.ts';
 import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
-import { createAgentDeps } from './agent-deps.ts';
 
 // One compiled graph per set of ports (a process has one; tests may have several).
 const graphs = new WeakMap<Redis, AgentGraph>();
@@ -16,9 +15,10 @@ const graphs = new WeakMap<Redis, AgentGraph>();
  * is also appended to the run's event stream, which the gateway streams to a client that asked.
  */
 export const agentWorker = defineStageWorker(agentRunQueue, async (payload, ctx) => {
-  // LangGraph is imported on the first run, not when the worker registry is: every worker
-  // process imports the registry, only an agent worker runs the graph.
-  const { buildAgentGraph, runAgent } = await import('../../shared/agent/graph.ts');
+  // LangGraph and the agent's dependencies (retrieval, the LLM client) are imported on the first
+  // run, not with the worker registry: every worker process imports the registry, only an agent
+  // worker runs the graph.
+  const [{ buildAgentGraph, runAgent }, { createAgentDeps }] = await Promise.all([import('../../shared/agent/graph.ts'), import('./agent-deps.ts')]);
   let graph = graphs.get(ctx.redis);
   if (!graph) {
     graph = buildAgentGraph(createAgentDeps(ctx, ctx.log));

@@ -111,7 +111,15 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
       });
       docIds.push(r.docId);
     }
-    await waitForSettled(ports.status, { docIds, timeoutMs: 900_000, intervalMs: 100 });
+    // A stage process that dies (a bad build, a crash) fails the measurement at once instead of
+    // leaving the documents to time out.
+    let onExit: (reason: Error) => void = () => undefined;
+    const died = new Promise<never>((_, reject) => {
+      onExit = reject;
+    });
+    died.catch(() => undefined); // the processes are stopped below on purpose: not an error then
+    for (const { stage, child } of procs) child.once('exit', (code, signal) => onExit(new Error(`stage process ${stage} exited (${code ?? signal})`)));
+    await Promise.race([waitForSettled(ports.status, { docIds, timeoutMs: 900_000, intervalMs: 100 }), died]);
     await waitForDrained(ports.queues, 60_000, 20);
     return Object.fromEntries(procs.map(({ stage, child }) => [stage, child.pid && process.platform === 'linux' ? processTreeHwmMb(child.pid) : null]));
   } finally {

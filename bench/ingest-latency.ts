@@ -1,16 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startService } from '../apps/cli/service.ts';
 import { waitForDrained, waitForSettled } from '../apps/cli/wait.ts';
 import type { WatchEvent } from '../apps/watcher/local-watcher.ts';
-import { registerSource } from '../apps/watcher/register-source.ts';
 import type { Config } from '../shared/config/config.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
 import { latencyP50P95, parseChildren, vmHwmMb } from './ingest-stats.ts';
+import { registerFiles } from './register-files.ts';
 
 /** At most this many files are dropped one by one for the latency figure: it stays bounded on any corpus. */
 export const DROP_SAMPLE = 10;
@@ -99,18 +97,7 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
   const procs = STAGES.map((stage) => ({ stage, child: startStageProcess(stage, env) }));
   const ports = await createPorts(config);
   try {
-    const docIds: string[] = [];
-    for (const file of files) {
-      const r = await registerSource({ ...ports, prefix: config.prefix }, {
-        sourceKey: `file:${path.basename(file)}`,
-        sourceUri: pathToFileURL(file).href,
-        collector: 'bench',
-        bytes: new Uint8Array(await readFile(file)),
-        meta: {},
-        fetchedAt: new Date(),
-      });
-      docIds.push(r.docId);
-    }
+    const docIds = (await registerFiles({ ...ports, prefix: config.prefix }, files)).map((r) => r.docId);
     // A stage process that dies (a bad build, a crash) fails the measurement at once instead of
     // leaving the documents to time out.
     let onExit: (reason: Error) => void = () => undefined;

@@ -1,10 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { prepareRedis } from '../apps/cli/redis-startup.ts';
 import { waitForDrained } from '../apps/cli/wait.ts';
 import { isSettled } from '../shared/status/doc-status.ts';
-import { registerSource } from '../apps/watcher/register-source.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
@@ -12,6 +8,7 @@ import { createPorts } from '../workers/runtime/ports.ts';
 import { startWorkers } from '../workers/runtime/start-workers.ts';
 import { aggregateBreakdown, commandsPerDoc, type BreakdownRow, type OpSample } from './ingest-stats.ts';
 import { timePorts } from './port-timing.ts';
+import { registerFiles } from './register-files.ts';
 
 export interface CostProfile {
   docs: number;
@@ -50,18 +47,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       await group.ready;
       const before = await ports.redis.info('commandstats');
       const t0 = performance.now();
-      const docIds: string[] = [];
-      for (const file of files) {
-        const r = await registerSource({ ...timed, prefix: config.prefix }, {
-          sourceKey: `file:${path.basename(file)}`,
-          sourceUri: pathToFileURL(file).href,
-          collector: 'bench',
-          bytes: new Uint8Array(await readFile(file)),
-          meta: {},
-          fetchedAt: new Date(),
-        });
-        docIds.push(r.docId);
-      }
+      const docIds = (await registerFiles({ ...timed, prefix: config.prefix }, files)).map((r) => r.docId);
       // The harness polls each unsettled document's status (one HGETALL each), counted so the
       // Redis figures can leave them out; the queues are drained before the final reading.
       let polls = 0;

@@ -2,19 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { getDocumentProxy } from 'unpdf';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { startService } from '../apps/cli/service.ts';
 import { waitForDrained, waitForSettled } from '../apps/cli/wait.ts';
-import { registerSource } from '../apps/watcher/register-source.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts, type Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
 import { UPSERT_CONCURRENCY_FACTOR } from '../workers/upsert/upsert.worker.ts';
-import { DROP_SAMPLE, dropToSearchable, peakRssByStage } from './ingest-latency.ts';
+import { dropToSearchable, peakRssByStage } from './ingest-latency.ts';
+import { registerFiles } from './register-files.ts';
 
 export interface CorpusFigures {
   files: number;
@@ -27,7 +26,7 @@ export interface CorpusFigures {
   queuedChunksPerSec: number;
   /** queued wall time ÷ in-process wall time − 1: the share the queues add. */
   queueOverheadRatio: number;
-  /** File written to the watched folder → its chunks found by a store query, per document (idle queues; at most {@link DROP_SAMPLE} files). */
+  /** File written to the watched folder → its chunks found by a store query, per document (idle queues; at most `DROP_SAMPLE` (10) files of ingest-latency.ts). */
   dropToSearchableP50Ms: number | null;
   dropToSearchableP95Ms: number | null;
   /** Peak RSS (VmHWM) of each stage worker run as its own process; extract includes its extraction children. Null when skipped or not on Linux. */
@@ -53,15 +52,7 @@ function benchConfig(root: string, redisUrl: string, name: string): Config {
 
 async function register(ports: Ports, config: Config, files: readonly string[]): Promise<{ docId: string; version: string; gen: number }[]> {
   const out = [];
-  for (const file of files) {
-    const r = await registerSource({ ...ports, prefix: config.prefix }, {
-      sourceKey: `file:${path.basename(file)}`,
-      sourceUri: pathToFileURL(file).href,
-      collector: 'bench',
-      bytes: new Uint8Array(await readFile(file)),
-      meta: {},
-      fetchedAt: new Date(),
-    });
+  for (const r of await registerFiles({ ...ports, prefix: config.prefix }, files)) {
     const s = await ports.status.get(r.docId);
     out.push({ docId: r.docId, version: r.version, gen: s?.gen ?? 0 });
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QueryBody } from '../gateway/routes/query.ts';
-import { Citation } from '../../shared/agent/answer.ts';
+import { AgentAnswer } from '../../shared/agent/answer.ts';
 import { DocId, IsoDate } from '../../shared/domain/index.ts';
 import { DocStatus } from '../../shared/status/doc-status.ts';
 import { and, isIn, temporalClamp, type Filter } from '../../shared/store/filter.ts';
@@ -95,14 +95,8 @@ export type SearchHitView = z.infer<typeof SearchHitView>;
 export const SearchResult = z.object({ query: z.string(), alpha: z.number(), hits: z.array(SearchHitView) });
 export type SearchResult = z.infer<typeof SearchResult>;
 
-export const AskResult = z.object({
-  runId: z.string(),
-  text: z.string(),
-  citations: z.array(Citation),
-  dateQualifier: z.string().nullable(),
-  asOf: z.string().nullable(),
-  validated: z.boolean(),
-});
+/** The part of the agent's answer the `ask` tool returns. */
+export const AskResult = AgentAnswer.pick({ runId: true, text: true, citations: true, dateQualifier: true, asOf: true, validated: true });
 export type AskResult = z.infer<typeof AskResult>;
 
 /** A chunk for reading: its place in the document and its text. */

@@ -6,6 +6,8 @@ import type { WatchEvent } from '../../apps/watcher/local-watcher.ts';
 import { waitForDrained, waitForSettled } from '../../apps/cli/wait.ts';
 import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
+import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import { sha256Hex } from '../../shared/domain/index.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
 
@@ -80,4 +82,21 @@ export async function queueTotals(service: Service): Promise<{ open: number; com
     (acc, c) => ({ open: acc.open + c.waiting + c.active + c.delayed + c.prioritized, completed: acc.completed + c.completed, failed: acc.failed + c.failed }),
     { open: 0, completed: 0, failed: 0 },
   );
+}
+
+/**
+ * Stores a PDF's source artifacts (bytes and record) as the watcher would, without registering
+ * it: for tests that drive one stage directly. Returns its version (the bytes' sha256).
+ */
+export async function putSource(artifacts: ArtifactStore, docId: string, bytes: Uint8Array): Promise<string> {
+  const version = sha256Hex(bytes);
+  await artifacts.putBytes(docId, version, 'source.pdf', bytes);
+  await artifacts.putJson(docId, version, 'source.json', {
+    doc_id: docId,
+    version,
+    source_key: `dir:${docId}.pdf`,
+    meta: {},
+    provenance: { source_uri: `file://${docId}.pdf`, sha256: version, fetched_at: new Date(0).toISOString(), collector: 'test', bytes: bytes.length },
+  });
+  return version;
 }

@@ -7,6 +7,7 @@ import { redisServerAvailable } from '../../apps/cli/local-redis.ts';
 import { VARIANTS } from '../../eval/variants.ts';
 import { textPdf } from '../fixtures/pdf-builders.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
+import type { FilingsMeans } from '../../eval/filings-measures.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -43,16 +44,8 @@ const CSV = [
   'Initech?,*INITECH*,Multi-Doc RAG,Text,none',
 ].join('\r\n');
 
-type ModeJson = {
+type ModeJson = FilingsMeans & {
   available: boolean;
-  docRecall10: number;
-  docAllFound10: number;
-  evidenceRecall10: number;
-  evidenceCovered: number;
-  questions: number;
-  rightDocCited?: number;
-  validated?: number;
-  validatedWrong?: number;
   perQuery?: Record<string, { docRecall: number; evidenceFound: boolean | null; top: string[] }>;
 };
 

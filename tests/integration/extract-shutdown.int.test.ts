@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractQueue } from '../../queues/ingest.queues.ts';
@@ -7,7 +6,7 @@ import { extractWorker } from '../../workers/extract/extract.worker.ts';
 import { createPorts } from '../../workers/runtime/ports.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { manyPagesPdf } from '../fixtures/pdf-bombs.ts';
-import { testWorkspace } from '../helpers/pipeline.ts';
+import { putSource, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
 const HAS_PROC = (() => {
@@ -59,16 +58,8 @@ describe.skipIf(!REDIS_AVAILABLE || !HAS_PROC)('extract worker at shutdown', () 
   it('kills a running extraction when the grace period ends, and the job goes back to waiting', async () => {
     // A PDF that takes many seconds to extract (20,000 pages) while staying small in memory.
     const bytes = manyPagesPdf(20_000);
-    const version = createHash('sha256').update(bytes).digest('hex');
     const docId = 'slow-extract';
-    await ports.artifacts.putBytes(docId, version, 'source.pdf', bytes);
-    await ports.artifacts.putJson(docId, version, 'source.json', {
-      doc_id: docId,
-      version,
-      source_key: `dir:${docId}.pdf`,
-      meta: {},
-      provenance: { source_uri: `file://${docId}.pdf`, sha256: version, fetched_at: new Date(0).toISOString(), collector: 'test', bytes: bytes.length },
-    });
+    const version = await putSource(ports.artifacts, docId, bytes);
     const before = new Set(children());
     const group = startWorkers([extractWorker], ports, createLogger('silent'));
     const { gen } = await ports.status.register({ docId, sourceKey: `dir:${docId}.pdf`, version });

@@ -4,7 +4,6 @@
  * is extracted, and its status record carries a GARBLED_TEXT warning naming that page, which a
  * new version of the document clears.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
@@ -12,7 +11,7 @@ import { extractWorker } from '../../workers/extract/extract.worker.ts';
 import { createPorts } from '../../workers/runtime/ports.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { remappedFontPdf } from '../fixtures/raw-pdf.ts';
-import { testWorkspace } from '../helpers/pipeline.ts';
+import { putSource, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
 const WRONG_GLYPHS = ['Atilde', 'copyright', 'registered', 'plusminus', 'currency', 'Ograve', 'brokenbar', 'dieresis', 'section', 'Eth', 'thorn'];
@@ -39,15 +38,7 @@ describe.skipIf(!REDIS_AVAILABLE)('extract worker: garbled text layers', () => {
   });
 
   async function ingest(docId: string, bytes: Uint8Array): Promise<string> {
-    const version = createHash('sha256').update(bytes).digest('hex');
-    await ports.artifacts.putBytes(docId, version, 'source.pdf', bytes);
-    await ports.artifacts.putJson(docId, version, 'source.json', {
-      doc_id: docId,
-      version,
-      source_key: `dir:${docId}.pdf`,
-      meta: {},
-      provenance: { source_uri: `file://${docId}.pdf`, sha256: version, fetched_at: new Date(0).toISOString(), collector: 'test', bytes: bytes.length },
-    });
+    const version = await putSource(ports.artifacts, docId, bytes);
     const { gen } = await ports.status.register({ docId, sourceKey: `dir:${docId}.pdf`, version });
     await ports.queues.enqueue(extractQueue, { docId, version, gen });
     return version;

@@ -88,6 +88,13 @@ export function createOpenAiChatLlm(options: OpenAiChatLlmOptions): Llm {
     maxRetries: options.maxRetries ?? 1,
   });
   const name = `openai:${model}`;
+  // The request both `complete` and `stream` send, less the `stream` flag.
+  const params = (messages: readonly ChatMessage[], opts: CompleteOptions) => ({
+    model,
+    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    temperature: opts.temperature ?? 0,
+    [tokenField]: opts.maxTokens ?? defaultMaxTokens,
+  });
 
   return {
     name,
@@ -97,13 +104,7 @@ export function createOpenAiChatLlm(options: OpenAiChatLlmOptions): Llm {
       let response: OpenAI.Chat.Completions.ChatCompletion;
       try {
         response = await client.chat.completions.create(
-          {
-            model,
-            messages: messages.map((m) => ({ role: m.role, content: m.content })),
-            temperature: opts.temperature ?? 0,
-            [tokenField]: opts.maxTokens ?? defaultMaxTokens,
-            stream: false,
-          },
+          { ...params(messages, opts), stream: false },
           opts.signal ? { signal: opts.signal } : undefined,
         );
       } catch (err) {
@@ -120,13 +121,7 @@ export function createOpenAiChatLlm(options: OpenAiChatLlmOptions): Llm {
       let sawContent = false;
       try {
         const chunks = await client.chat.completions.create(
-          {
-            model,
-            messages: messages.map((m) => ({ role: m.role, content: m.content })),
-            temperature: opts.temperature ?? 0,
-            [tokenField]: opts.maxTokens ?? defaultMaxTokens,
-            stream: true,
-          },
+          { ...params(messages, opts), stream: true },
           opts.signal ? { signal: opts.signal } : undefined,
         );
         for await (const chunk of chunks) {

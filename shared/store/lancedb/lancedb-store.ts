@@ -1,6 +1,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
-import { PermanentError } from '../../errors.ts';
+import { isQuarryError, PermanentError } from '../../errors.ts';
+import type { DocumentRecord } from '../../domain/document.ts';
 import type { Filter } from '../filter.ts';
 import {
   type AggregateBucket,
@@ -33,7 +34,7 @@ import {
 } from './schema.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
 import { buildVectorIndex, DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, vectorIndexAction, vectorIndexOf, type VectorIndexPolicy } from './vector-index.ts';
-import { classifyStoreError, createMutex, withConflictRetry } from './write-guard.ts';
+import { classifyStoreError, createGroupCommit, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
 export interface LanceDbStoreOptions {
@@ -108,6 +109,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const lock = createMutex();
   let closed = false;
   let refreshRunning: Promise<void> | null = null;
+  /** True once the refresh in `refreshRunning` holds the lock (it is no longer only queued). */
+  let refreshStarted = false;
   let refreshNext: Promise<void> | null = null;
 
   /** The table if it exists; handles are cached, absence is not (another process may create it). */
@@ -164,12 +167,19 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
    * reliably found: LanceDB's keyword search applies its limit to the indexed rows before the
    * unindexed ones are merged, so a fresh row can be cut off by older, indexed ones. Refreshes
    * coalesce: however many writers wait, at most one runs and one more is queued, and the cost
-   * (proportional to the table) is shared by every write made before it began.
+   * (proportional to the table) is shared by every write made before it began. A refresh still
+   * waiting for the write lock has not begun, so a writer joins it rather than queueing another.
    */
   function refreshAfterWrite(table: lancedb.Table): Promise<void> {
+    if (refreshRunning && !refreshStarted) return refreshRunning;
     if (!refreshRunning) {
-      refreshRunning = lock(() => withConflictRetry('index refresh', () => refreshFtsIndex(table))).finally(() => {
+      refreshStarted = false;
+      refreshRunning = lock(() => {
+        refreshStarted = true;
+        return withConflictRetry('index refresh', () => refreshFtsIndex(table));
+      }).finally(() => {
         refreshRunning = null;
+        refreshStarted = false;
       });
       return refreshRunning;
     }
@@ -201,6 +211,50 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
 
   const facetOps = createFacetTableOps({ openTable, lock, guarded, optimize: optimizeNow });
 
+  /** The store refused the rows themselves (not I/O, not conflicts): one caller's data may be at fault. */
+  const isDataError = (err: unknown) => isQuarryError(err) && !err.retryable;
+
+  /**
+   * Document rows of concurrent callers, one merge-insert commit per batch (each commit adds a
+   * version and a data file; per document that was one commit each).
+   */
+  const commitDocuments = createGroupCommit<DocumentRecord>({
+    keyOf: (doc) => doc.doc_id,
+    maxRows: writeBatchSize,
+    schedule: lock,
+    isDataError,
+    commit: async (docs) => {
+      const table = await guarded('upsertDocuments', () => requireTable(DOCUMENTS_TABLE));
+      const data = await guarded('upsertDocuments', async () => lancedb.makeArrowTable(docs.map(documentToRow), { schema: documentsSchema }));
+      await withConflictRetry('upsertDocuments', () => table.mergeInsert('doc_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
+    },
+  });
+
+  /**
+   * Chunk rows of concurrent callers (documents upserted by parallel jobs), one merge-insert
+   * commit per batch of up to `writeBatchSize` rows and one full-text index refresh per batch.
+   */
+  const commitChunks = createGroupCommit<StoredChunk>({
+    keyOf: (chunk) => chunk.chunk_id,
+    maxRows: writeBatchSize,
+    schedule: lock,
+    isDataError,
+    commit: async (all) => {
+      const table = await guarded('upsertChunks', () => requireTable(CHUNKS_TABLE));
+      const dimension = (await guarded('upsertChunks', () => tableDimension(table))) as number;
+      for (let start = 0; start < all.length; start += writeBatchSize) {
+        const data = await guarded('upsertChunks', async () => chunksToArrow(all.slice(start, start + writeBatchSize), dimension));
+        await withConflictRetry('upsertChunks', () =>
+          table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
+        );
+      }
+    },
+    afterCommit: async () => {
+      const table = await guarded('refresh index', () => requireTable(CHUNKS_TABLE));
+      await guarded('refresh index', () => refreshAfterWrite(table));
+    },
+  });
+
   return {
     ...facetOps,
 
@@ -227,33 +281,21 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       });
     },
 
+    // Each call is validated on its own before it joins a batch, so a malformed row fails its
+    // caller with a clear error and never the other callers sharing the commit.
     async upsertDocuments(docs) {
       if (docs.length === 0) return;
       const valid = validDocuments(docs);
-      const table = await guarded('upsertDocuments', () => requireTable(DOCUMENTS_TABLE));
-      const data = lancedb.makeArrowTable(valid.map(documentToRow), { schema: documentsSchema });
-      await lock(() =>
-        withConflictRetry('upsertDocuments', () =>
-          table.mergeInsert('doc_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
-        ),
-      );
+      await guarded('upsertDocuments', () => requireTable(DOCUMENTS_TABLE));
+      await commitDocuments.submit(valid);
     },
 
     async upsertChunks(chunks) {
       if (chunks.length === 0) return;
       const table = await guarded('upsertChunks', () => requireTable(CHUNKS_TABLE));
       const dimension = (await guarded('upsertChunks', () => tableDimension(table))) as number;
-      // One row per id (merge-insert refuses duplicate source keys).
-      const all = validChunks(chunks, dimension);
-      await lock(async () => {
-        for (let start = 0; start < all.length; start += writeBatchSize) {
-          const data = chunksToArrow(all.slice(start, start + writeBatchSize), dimension);
-          await withConflictRetry('upsertChunks', () =>
-            table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data),
-          );
-        }
-      });
-      await guarded('refresh index', () => refreshAfterWrite(table));
+      // One row per id (merge-insert refuses duplicate source keys); the batch dedupes across calls.
+      await commitChunks.submit(validChunks(chunks, dimension));
     },
 
     async deleteByDoc(docId, opts = {}) {
@@ -385,6 +427,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     async close() {
       if (closed) return;
       // Let queued writes and index refreshes finish before the handles go away.
+      await Promise.all([commitDocuments.drain(), commitChunks.drain()]);
       await Promise.allSettled([refreshRunning, refreshNext]);
       await lock(async () => undefined);
       closed = true;

@@ -76,3 +76,141 @@ export function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
     return run;
   };
 }
+
+/** Options of {@link createGroupCommit}. */
+export interface GroupCommitOptions<R> {
+  /** A row's key: a later call's row replaces an earlier row with the same key in one batch. */
+  keyOf: (row: R) => string;
+  /**
+   * Rows a batch collects before calls start a new one. A call is never split: one larger than
+   * this forms a batch of its own (and `commit` may still write it in several parts).
+   */
+  maxRows: number;
+  /** Writes one batch's rows (deduplicated, in call order) as one commit. */
+  commit: (rows: R[]) => Promise<void>;
+  /** Where a batch's commit runs: the store's write lock, so batches queue behind other writes. */
+  schedule: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs once per committed batch, outside `schedule`, before its callers resolve (the full-text
+   * index refresh): its failure reaches every caller of the batch.
+   */
+  afterCommit?: () => Promise<void>;
+  /**
+   * True for an error that one call's rows may have caused (the store refused the data): a batch
+   * of several calls failing so is committed again call by call, so each caller gets its own
+   * outcome. Other errors (I/O, persistent conflicts) reach every caller of the batch at once.
+   */
+  isDataError: (err: unknown) => boolean;
+}
+
+/** A group committer: {@link createGroupCommit}. */
+export interface GroupCommit<R> {
+  /** Queues `rows` for the next batch; settles with that batch's commit. */
+  submit(rows: readonly R[]): Promise<void>;
+  /** Resolves once every batch submitted so far has settled (for closing the store). */
+  drain(): Promise<void>;
+}
+
+interface PendingCall<R> {
+  rows: readonly R[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+interface Batch<R> {
+  calls: PendingCall<R>[];
+  rowCount: number;
+}
+
+/** One row per key, the last call's row winning (merge-insert refuses duplicate source keys). */
+export function mergeBatchRows<R>(calls: readonly { rows: readonly R[] }[], keyOf: (row: R) => string): R[] {
+  const byKey = new Map<string, R>();
+  for (const call of calls) for (const row of call.rows) byKey.set(keyOf(row), row);
+  return [...byKey.values()];
+}
+
+/**
+ * Group commit: calls that arrive while earlier writes hold the write lock are merged into one
+ * commit instead of one commit each. A batch is opened by the first call and scheduled at once
+ * (an idle store commits it without delay); every call made before the batch gets the lock joins
+ * it, up to `maxRows`. Each call's promise settles with its batch: resolved once the batch is
+ * committed (and `afterCommit` has run), rejected with the batch's error.
+ *
+ * Crash safety is the caller's: a batch either commits whole or not at all, so a process killed
+ * mid-batch loses only uncommitted calls, whose jobs are retried (idempotent for keyed upserts).
+ */
+export function createGroupCommit<R>(options: GroupCommitOptions<R>): GroupCommit<R> {
+  let open: Batch<R> | null = null;
+  const inFlight = new Set<Promise<void>>();
+
+  async function commitCalls(calls: readonly PendingCall<R>[]): Promise<void> {
+    await options.commit(mergeBatchRows(calls, options.keyOf));
+  }
+
+  /** Commits the batch; when the store refused a merged batch's data, each call on its own. */
+  async function commitBatch(batch: Batch<R>): Promise<Map<PendingCall<R>, unknown>> {
+    const failures = new Map<PendingCall<R>, unknown>();
+    try {
+      await commitCalls(batch.calls);
+    } catch (err) {
+      if (batch.calls.length === 1 || !options.isDataError(err)) {
+        for (const call of batch.calls) failures.set(call, err);
+        return failures;
+      }
+      for (const call of batch.calls) {
+        try {
+          await commitCalls([call]);
+        } catch (own) {
+          failures.set(call, own);
+        }
+      }
+    }
+    return failures;
+  }
+
+  async function run(batch: Batch<R>): Promise<void> {
+    const failures = await options.schedule(() => {
+      // From here on the batch takes no more calls: later ones open the next batch.
+      if (open === batch) open = null;
+      return commitBatch(batch);
+    });
+    let afterError: { err: unknown } | null = null;
+    if (failures.size < batch.calls.length && options.afterCommit) {
+      try {
+        await options.afterCommit();
+      } catch (err) {
+        afterError = { err };
+      }
+    }
+    for (const call of batch.calls) {
+      if (failures.has(call)) call.reject(failures.get(call));
+      else if (afterError) call.reject(afterError.err);
+      else call.resolve();
+    }
+  }
+
+  const submit = (rows: readonly R[]) =>
+    new Promise<void>((resolve, reject) => {
+      let batch = open;
+      if (!batch || (batch.calls.length > 0 && batch.rowCount + rows.length > options.maxRows)) {
+        const fresh: Batch<R> = { calls: [], rowCount: 0 };
+        open = batch = fresh;
+        // `schedule` queues behind the writes already waiting; the batch fills until its turn.
+        const done = run(fresh)
+          .catch((err: unknown) => {
+            for (const call of fresh.calls) call.reject(err);
+          })
+          .finally(() => inFlight.delete(done));
+        inFlight.add(done);
+      }
+      batch.calls.push({ rows, resolve, reject });
+      batch.rowCount += rows.length;
+    });
+
+  return {
+    submit,
+    async drain() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

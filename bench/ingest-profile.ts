@@ -1,7 +1,9 @@
+import * as lancedb from '@lancedb/lancedb';
 import { prepareRedis } from '../apps/cli/redis-startup.ts';
 import { waitForDrained } from '../apps/cli/wait.ts';
 import { isSettled } from '../shared/status/doc-status.ts';
 import { loadConfig } from '../shared/config/config.ts';
+import { CHUNKS_TABLE, DOCUMENTS_TABLE } from '../shared/store/lancedb/schema.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
@@ -21,6 +23,27 @@ export interface CostProfile {
   ops: BreakdownRow[];
   /** Redis commands per document, BullMQ's included, the harness's polling left out (the queue-drain check after the last document is in). */
   redisCommandsPerDoc: { command: string; perDoc: number }[];
+  /**
+   * LanceDB commits (table versions: merge-inserts, index refreshes, compactions) per document,
+   * per table, counted from the tables' version lists after the run.
+   */
+  storeCommitsPerDoc: Record<string, number>;
+}
+
+/** Table versions of the LanceDB store in `dir`, per table (each commit adds one). */
+async function tableVersions(dir: string, names: readonly string[]): Promise<Record<string, number>> {
+  const db = await lancedb.connect(dir);
+  try {
+    const out: Record<string, number> = {};
+    for (const name of names) {
+      const table = await db.openTable(name);
+      out[name] = (await table.listVersions()).length;
+      table.close();
+    }
+    return out;
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -70,6 +93,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const stageMs: Record<string, number> = {};
       for (const s of statuses) for (const [stage, ms] of Object.entries(s.timings)) stageMs[stage] = (stageMs[stage] ?? 0) + ms;
       const n = docIds.length;
+      const versions = await tableVersions(config.lancedbDir, [CHUNKS_TABLE, DOCUMENTS_TABLE]);
       return {
         docs: n,
         pages: statuses.reduce((p, s) => p + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
@@ -77,6 +101,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
         stageMsPerDoc: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, Math.round((v / n) * 10) / 10])),
         ops: aggregateBreakdown(samples, n),
         redisCommandsPerDoc: commandsPerDoc(before, after, n, harness),
+        storeCommitsPerDoc: Object.fromEntries(Object.entries(versions).map(([t, v]) => [t, Math.round((v / n) * 100) / 100])),
       };
     } finally {
       await group.close(5_000);

@@ -1,8 +1,16 @@
 import type { BucketLocation, S3Settings } from '../s3/s3.ts';
 import type { ArtifactStore } from './artifact-store.ts';
+import { withArtifactCache } from './cached-artifact-store.ts';
 import { createLocalArtifactStore } from './local-artifact-store.ts';
 
 export * from './artifact-store.ts';
+
+/**
+ * Artifact bytes a process keeps in memory (see withArtifactCache): a small document's artifacts
+ * take tens of kilobytes, so this holds the hand-overs of every document in flight while staying
+ * a small part of a worker's memory.
+ */
+export const ARTIFACT_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The S3 artifact store, its module and the AWS SDK imported on first use: the SDK is a large
@@ -26,7 +34,11 @@ function lazyS3ArtifactStore(location: BucketLocation, s3: S3Settings): Artifact
   };
 }
 
-/** Opens the artifact store Quarry's config names (`config.artifactStore`, `config.s3`). */
+/**
+ * Opens the artifact store Quarry's config names (`config.artifactStore`, `config.s3`), with an
+ * in-memory cache of the artifacts this process wrote or read in front of it.
+ */
 export function createArtifactStore(settings: { kind: 'local'; dir: string } | { kind: 's3'; location: BucketLocation }, s3: S3Settings): ArtifactStore {
-  return settings.kind === 's3' ? lazyS3ArtifactStore(settings.location, s3) : createLocalArtifactStore({ dir: settings.dir });
+  const store = settings.kind === 's3' ? lazyS3ArtifactStore(settings.location, s3) : createLocalArtifactStore({ dir: settings.dir });
+  return withArtifactCache(store, { maxBytes: ARTIFACT_CACHE_BYTES });
 }

@@ -1,0 +1,124 @@
+import type { z } from 'zod';
+import { checkArtifactRef, parseArtifactJson, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
+
+/** Limits of {@link withArtifactCache}. */
+export interface ArtifactCacheOptions {
+  /** Bytes of artifacts kept (JSON counted as its UTF-8 length); least recently used go first. */
+  maxBytes: number;
+  /**
+   * Artifacts larger than this are never kept (a book's extraction is read once and would only
+   * push everything else out).
+   * @defaultValue maxBytes / 4
+   */
+  maxEntryBytes?: number;
+}
+
+/** An artifact kept in memory: JSON as its text (parsed and validated on every read), bytes as a private copy. */
+type Entry = { kind: 'json'; text: string; size: number } | { kind: 'bytes'; bytes: Uint8Array; size: number };
+
+const entryKey = (docId: string, version: string, name: ArtifactName) => `${docId}/${version}/${name}`;
+
+/**
+ * Keeps the artifacts this process wrote or read in memory, so a stage that reads what a stage in
+ * the same process just wrote (`quarry dev`, the all-in-one worker) skips the file or bucket round
+ * trip. Never stale: an artifact is immutable once written (its version is the content hash of
+ * the source, each stage's output a function of it), writes go through to `inner` before they are
+ * kept, and `deleteDoc` drops the document's entries — a read or write that overlapped a delete is
+ * not kept. JSON is kept as text and parsed and validated on every read, so a
+ * reader never shares (or mutates) another reader's objects and a bad artifact fails as before.
+ */
+export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOptions): ArtifactStore {
+  const maxEntryBytes = options.maxEntryBytes ?? Math.floor(options.maxBytes / 4);
+  const entries = new Map<string, Entry>();
+  /** Bumped by every delete: a read or write that overlapped one keeps nothing (one counter, not one per document ever deleted). */
+  let deletes = 0;
+  let bytes = 0;
+
+  function drop(key: string): void {
+    const old = entries.get(key);
+    if (!old) return;
+    entries.delete(key);
+    bytes -= old.size;
+  }
+
+  function keep(key: string, entry: Entry, deletesBefore: number): void {
+    drop(key);
+    if (entry.size > maxEntryBytes || deletes !== deletesBefore) return;
+    entries.set(key, entry);
+    bytes += entry.size;
+    for (const [oldest, old] of entries) {
+      if (bytes <= options.maxBytes) break;
+      entries.delete(oldest);
+      bytes -= old.size;
+    }
+  }
+
+  /** The entry, marked most recently used. */
+  function hit(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    if (entry) {
+      entries.delete(key);
+      entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  return {
+    async putBytes(docId, version, name, data) {
+      const key = entryKey(docId, version, name);
+      const before = deletes;
+      drop(key);
+      await inner.putBytes(docId, version, name, data);
+      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, before);
+    },
+    async getBytes(docId, version, name) {
+      checkArtifactRef(docId, version, name);
+      const key = entryKey(docId, version, name);
+      const cached = hit(key);
+      if (cached?.kind === 'bytes') return cached.bytes.slice();
+      const before = deletes;
+      const data = await inner.getBytes(docId, version, name);
+      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, before);
+      return data;
+    },
+    async putJson(docId, version, name, value) {
+      const key = entryKey(docId, version, name);
+      const before = deletes;
+      drop(key);
+      await inner.putJson(docId, version, name, value);
+      const text = JSON.stringify(value);
+      keep(key, { kind: 'json', text, size: Buffer.byteLength(text) }, before);
+    },
+    async getJson<T extends z.ZodType>(docId: string, version: string, name: ArtifactName, schema: T): Promise<z.infer<T>> {
+      checkArtifactRef(docId, version, name);
+      const key = entryKey(docId, version, name);
+      const cached = hit(key);
+      if (cached?.kind === 'json') return parseArtifactJson(cached.text, schema, docId, name);
+      const before = deletes;
+      // Read as bytes, as the adapters' getJson does, so the text can be kept.
+      const raw = await inner.getBytes(docId, version, name);
+      const text = new TextDecoder().decode(raw);
+      const value = parseArtifactJson(text, schema, docId, name);
+      keep(key, { kind: 'json', text, size: raw.byteLength }, before);
+      return value;
+    },
+    // Asked of the store itself: callers use it to decide what another process may have deleted.
+    exists: (docId, version, name) => inner.exists(docId, version, name),
+    listVersions: (docId) => inner.listVersions(docId),
+    async deleteDoc(docId, opts) {
+      const dropDoc = () => {
+        deletes += 1;
+        const keptPrefix = opts?.exceptVersion ? `${docId}/${opts.exceptVersion}/` : null;
+        for (const key of [...entries.keys()]) {
+          if (key.startsWith(`${docId}/`) && !(keptPrefix && key.startsWith(keptPrefix))) drop(key);
+        }
+      };
+      dropDoc();
+      try {
+        await inner.deleteDoc(docId, opts);
+      } finally {
+        dropDoc();
+      }
+    },
+  };
+}

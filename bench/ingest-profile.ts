@@ -1,7 +1,6 @@
 import * as lancedb from '@lancedb/lancedb';
 import { prepareRedis } from '../apps/cli/redis-startup.ts';
 import { waitForDrained } from '../apps/cli/wait.ts';
-import { isSettled } from '../shared/status/doc-status.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { CHUNKS_TABLE, DOCUMENTS_TABLE } from '../shared/store/lancedb/schema.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
@@ -10,6 +9,7 @@ import { createPorts } from '../workers/runtime/ports.ts';
 import { startWorkers } from '../workers/runtime/start-workers.ts';
 import { aggregateBreakdown, commandsPerDoc, type BreakdownRow, type OpSample } from './ingest-stats.ts';
 import { timePorts } from './port-timing.ts';
+import { awaitSettled } from './await-settled.ts';
 import { registerFiles } from './register-files.ts';
 
 export interface CostProfile {
@@ -71,24 +71,14 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const before = await ports.redis.info('commandstats');
       const t0 = performance.now();
       const docIds = (await registerFiles({ ...timed, prefix: config.prefix }, files)).map((r) => r.docId);
-      // The harness polls each unsettled document's status (one HGETALL each), counted so the
+      // The harness polls statuses (one HGETALL each, in registration order), counted so the
       // Redis figures can leave them out; the queues are drained before the final reading.
-      let polls = 0;
-      const pending = new Set(docIds);
-      const deadline = Date.now() + 600_000;
-      while (pending.size > 0) {
-        if (Date.now() > deadline) throw new Error(`profile: ${pending.size} documents did not settle`);
-        await new Promise((r) => setTimeout(r, 25));
-        for (const id of [...pending]) {
-          polls += 1;
-          const s = await ports.status.get(id);
-          if (s && isSettled(s)) pending.delete(id);
-        }
-      }
+      const { reads } = await awaitSettled(ports.status, docIds, { timeoutMs: 600_000, intervalMs: 25 });
       const wallMs = performance.now() - t0;
       await waitForDrained(ports.queues, 60_000, 10);
       const after = await ports.redis.info('commandstats');
-      const harness = new Map([['hgetall', polls]]);
+      const harness = new Map([['hgetall', reads]]);
+      // Read again once drained: a stage's timing is recorded just after its document settles.
       const statuses = (await Promise.all(docIds.map((id) => ports.status.get(id)))).filter((x) => x !== null);
       const stageMs: Record<string, number> = {};
       for (const s of statuses) for (const [stage, ms] of Object.entries(s.timings)) stageMs[stage] = (stageMs[stage] ?? 0) + ms;

@@ -7,7 +7,7 @@ import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
 import { startWorkers } from '../workers/runtime/start-workers.ts';
-import { aggregateBreakdown, commandsPerDoc, type BreakdownRow, type OpSample } from './ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, redisCpuSeconds, type BreakdownRow, type OpSample } from './ingest-stats.ts';
 import { timePorts } from './port-timing.ts';
 import { awaitSettled } from './await-settled.ts';
 import { registerFiles } from './register-files.ts';
@@ -28,6 +28,12 @@ export interface CostProfile {
    * per table, counted from the tables' version lists after the run.
    */
   storeCommitsPerDoc: Record<string, number>;
+  /**
+   * CPU per document, less sensitive to a busy machine than wall time: this process (every worker,
+   * LanceDB's threads included, the harness's few status reads too) and the Redis server. The
+   * extraction children are not counted.
+   */
+  cpuMsPerDoc: { workers: number; redis: number };
 }
 
 /** Table versions of the LanceDB store in `dir`, per table (each commit adds one). */
@@ -69,6 +75,8 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
     try {
       await group.ready;
       const before = await ports.redis.info('commandstats');
+      const redisCpu0 = redisCpuSeconds(await ports.redis.info('cpu'));
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const docIds = (await registerFiles({ ...timed, prefix: config.prefix }, files)).map((r) => r.docId);
       // The harness polls statuses (one HGETALL each, in registration order), counted so the
@@ -76,6 +84,8 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const { reads } = await awaitSettled(ports.status, docIds, { timeoutMs: 600_000, intervalMs: 25 });
       const wallMs = performance.now() - t0;
       await waitForDrained(ports.queues, 60_000, 10);
+      const cpu = process.cpuUsage(cpu0);
+      const redisCpu = redisCpuSeconds(await ports.redis.info('cpu')) - redisCpu0;
       const after = await ports.redis.info('commandstats');
       const harness = new Map([['hgetall', reads]]);
       // Read again once drained: a stage's timing is recorded just after its document settles.
@@ -91,6 +101,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
         stageMsPerDoc: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, Math.round((v / n) * 10) / 10])),
         ops: aggregateBreakdown(samples, n),
         redisCommandsPerDoc: commandsPerDoc(before, after, n, harness),
+        cpuMsPerDoc: { workers: Math.round((cpu.user + cpu.system) / 1000 / n), redis: Math.round((redisCpu * 1000) / n) },
         storeCommitsPerDoc: Object.fromEntries(Object.entries(versions).map(([t, v]) => [t, Math.round((v / n) * 100) / 100])),
       };
     } finally {

@@ -82,3 +82,19 @@ export function commandsPerDoc(
     .filter((r) => r.perDoc > 0)
     .sort((x, y) => y.perDoc - x.perDoc || x.command.localeCompare(y.command));
 }
+
+/**
+ * CPU seconds Redis reports in `INFO cpu` (`used_cpu_sys` + `used_cpu_user`, main thread and
+ * children together).
+ * @throws Error when the section has neither field.
+ */
+export function redisCpuSeconds(info: string): number {
+  const field = (name: string) => {
+    const m = new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info);
+    return m ? Number(m[1]) : null;
+  };
+  const sys = field('used_cpu_sys');
+  const user = field('used_cpu_user');
+  if (sys === null || user === null) throw new Error('INFO cpu has no used_cpu_sys / used_cpu_user');
+  return sys + user;
+}

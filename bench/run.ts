@@ -49,6 +49,7 @@ function printProfile(p: CostProfile): void {
   console.log(`${p.docs} documents, ${p.pages} pages: ${p.wallMsPerDoc} ms of wall time per document`);
   console.log(`stage handlers, ms per document: ${Object.entries(p.stageMsPerDoc).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`store commits (table versions) per document: ${Object.entries(p.storeCommitsPerDoc).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`CPU per document: ${p.cpuMsPerDoc.workers} ms this process (workers, LanceDB threads), ${p.cpuMsPerDoc.redis} ms Redis`);
   console.log('\nport call                       calls/doc   ms/doc');
   for (const r of p.ops) console.log(`  ${r.op.padEnd(30)} ${String(r.callsPerDoc).padStart(8)} ${String(r.msPerDoc).padStart(8)}`);
   console.log('\nredis commands per document');

@@ -1,7 +1,31 @@
-import { createLocalArtifactStore } from '../../shared/artifacts/local-artifact-store.ts';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createLocalArtifactStore, SYNC_WRITE_BYTES } from '../../shared/artifacts/local-artifact-store.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 import { runArtifactStoreContract } from './artifact-store.contract.ts';
 
 const tempDir = tempDirs('quarry-artifacts-');
 
 runArtifactStoreContract('local directory', async () => createLocalArtifactStore({ dir: tempDir() }));
+
+describe('local artifact writes', () => {
+  it('small artifacts (written without yielding) and large ones land whole, in new and existing folders, leaving no temp file', async () => {
+    const dir = tempDir();
+    const store = createLocalArtifactStore({ dir });
+    const version = 'e'.repeat(64);
+    const big = { text: 'x'.repeat(SYNC_WRITE_BYTES + 10) };
+    await store.putJson('doc-big', version, 'extracted.json', big); // new folder, asynchronous path
+    await store.putJson('doc-small', version, 'sections.json', { n: 1 }); // new folder, synchronous path
+    await store.putJson('doc-small', version, 'chunks.json', { n: 2 }); // existing folder
+    await store.putBytes('doc-small', version, 'embeddings.bin', new Uint8Array([1, 2]));
+    expect(await store.getJson('doc-big', version, 'extracted.json', z.object({ text: z.string() }))).toEqual(big);
+    expect(await store.getJson('doc-small', version, 'sections.json', z.object({ n: z.number() }))).toEqual({ n: 1 });
+    expect(await store.getJson('doc-small', version, 'chunks.json', z.object({ n: z.number() }))).toEqual({ n: 2 });
+    expect(Array.from(await store.getBytes('doc-small', version, 'embeddings.bin'))).toEqual([1, 2]);
+    for (const doc of ['doc-big', 'doc-small']) {
+      expect(readdirSync(path.join(dir, doc, version)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    }
+  });
+});

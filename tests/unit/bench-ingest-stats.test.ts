@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBreakdown, commandsPerDoc, latencyP50P95, parseChildren, parseCommandStats, vmHwmMb } from '../../bench/ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, latencyP50P95, parseChildren, parseCommandStats, redisCpuSeconds, vmHwmMb } from '../../bench/ingest-stats.ts';
 import { timeCalls } from '../../bench/port-timing.ts';
 
 const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'Threads:\t11'].join('\n');
@@ -89,5 +89,11 @@ describe('timeCalls', () => {
     await expect(timed.broken()).rejects.toThrow('no');
     expect(timed.n).toBe(3);
     expect(seen).toEqual(['t.add:true', 't.later:true', 't.broken:true']);
+  });
+
+  it('reads the CPU seconds Redis has used from INFO cpu', () => {
+    const info = '# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\nused_cpu_sys_children:0.000000\r\n';
+    expect(redisCpuSeconds(info)).toBeCloseTo(3.75, 6);
+    expect(() => redisCpuSeconds('# CPU\r\n')).toThrow(/used_cpu_sys/);
   });
 });

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -8,32 +7,6 @@ import { artifactMissing, checkArtifactRef, parseArtifactJson, type ArtifactName
 
 function isNotFound(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === 'ENOENT';
-}
-
-/**
- * Artifacts up to this size are written with synchronous calls. A small document's artifacts are
- * a few kilobytes: writing one to the page cache takes well under a millisecond, while the four
- * or five asynchronous calls of a write (mkdir, open, write, close, rename) each wait for a
- * thread-pool slot and an event-loop turn, tens of milliseconds a write on a busy worker.
- */
-export const SYNC_WRITE_BYTES = 256 * 1024;
-
-/** Writes `data` to a temp file beside `file` and renames it into place, without yielding. */
-function atomicWriteSync(file: string, data: Uint8Array | string): void {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(tmp, data);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }
 
 /**
@@ -48,15 +21,25 @@ export function createLocalArtifactStore(opts: { dir: string }): ArtifactStore {
     return path.join(root, docId, version, name);
   }
 
+  /**
+   * Writes a temp file and renames it into place. The folder is made only when the write finds it
+   * missing (the first artifact of a version): one call fewer for every other artifact.
+   */
   async function atomicWrite(file: string, data: Uint8Array | string): Promise<void> {
-    if ((typeof data === 'string' ? data.length * 3 : data.byteLength) <= SYNC_WRITE_BYTES) {
-      atomicWriteSync(file, data);
-      return;
-    }
-    await mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(tmp, data);
-    await rename(tmp, file);
+    try {
+      await writeFile(tmp, data);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(tmp, data);
+    }
+    try {
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async function read(docId: string, version: string, name: ArtifactName): Promise<Buffer> {

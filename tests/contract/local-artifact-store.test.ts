@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLocalArtifactStore, SYNC_WRITE_BYTES } from '../../shared/artifacts/local-artifact-store.ts';
+import { createLocalArtifactStore } from '../../shared/artifacts/local-artifact-store.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 import { runArtifactStoreContract } from './artifact-store.contract.ts';
 
@@ -11,13 +11,13 @@ const tempDir = tempDirs('quarry-artifacts-');
 runArtifactStoreContract('local directory', async () => createLocalArtifactStore({ dir: tempDir() }));
 
 describe('local artifact writes', () => {
-  it('small artifacts (written without yielding) and large ones land whole, in new and existing folders, leaving no temp file', async () => {
+  it('artifacts land whole in new and existing folders (the folder made on the first write), leaving no temp file', async () => {
     const dir = tempDir();
     const store = createLocalArtifactStore({ dir });
     const version = 'e'.repeat(64);
-    const big = { text: 'x'.repeat(SYNC_WRITE_BYTES + 10) };
-    await store.putJson('doc-big', version, 'extracted.json', big); // new folder, asynchronous path
-    await store.putJson('doc-small', version, 'sections.json', { n: 1 }); // new folder, synchronous path
+    const big = { text: 'x'.repeat(300_000) };
+    await store.putJson('doc-big', version, 'extracted.json', big); // new folder
+    await store.putJson('doc-small', version, 'sections.json', { n: 1 }); // new folder
     await store.putJson('doc-small', version, 'chunks.json', { n: 2 }); // existing folder
     await store.putBytes('doc-small', version, 'embeddings.bin', new Uint8Array([1, 2]));
     expect(await store.getJson('doc-big', version, 'extracted.json', z.object({ text: z.string() }))).toEqual(big);

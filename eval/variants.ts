@@ -28,7 +28,7 @@ export interface VariantContext {
    */
   depth: number;
   /**
-   * The product's trust in the vector side (HYBRID_ALPHA_SCALE: 1 for a model embedder, 0.4 for
+   * The product's trust in the vector side (HYBRID_ALPHA_SCALE: 1 for a model embedder, 0.2 for
    * `hash`): the `hybrid` variant runs at the alpha `quarry search` and the planner default to.
    * @defaultValue 1
    */

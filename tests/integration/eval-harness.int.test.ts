@@ -66,7 +66,8 @@ describe('the eval harness on a generated BEIR folder', () => {
     report = await runEvaluation({
       dataset: path.join(dir, 'tiny'),
       split: 'test',
-      embedder: createHashEmbedder({ dimension: 256 }),
+      // The product's 512: at 256, one bucket collision puts "deposits" above "amyloidossis" (q9).
+      embedder: createHashEmbedder({ dimension: 512 }),
       embedBatchSize: 16,
       variants: ['keyword', 'vector', 'hybrid', 'hybrid+rerank', 'agent', 'langchain'],
       tmpRoot: dir,
@@ -76,7 +77,7 @@ describe('the eval harness on a generated BEIR folder', () => {
 
   it('indexes the whole corpus and evaluates only the judged queries', () => {
     expect(report.dataset).toMatchObject({ name: 'tiny', corpusSize: 30, indexedDocs: 30, queries: 10, judgments: 10, unknownJudgedDocs: 0 });
-    expect(report.embedder.dimension).toBe(256);
+    expect(report.embedder.dimension).toBe(512);
     expect(report.timings.indexMs).toBeGreaterThan(0);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
-import { createHashEmbedder, normaliseForHashing } from '../../shared/embed/hash-embedder.ts';
+import { createHashEmbedder, HASH_STOP_WORDS, normaliseForHashing } from '../../shared/embed/hash-embedder.ts';
 import { createEmbedder } from '../../shared/embed/index.ts';
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -12,10 +12,31 @@ function dot(a: Float32Array, b: Float32Array): number {
 describe('hash embedder', () => {
   const e = createHashEmbedder();
 
-  it('defaults to 512 dimensions and names its settings', () => {
+  it('defaults to 512 dimensions and names its settings (v2: a new name, so v1 vectors are never reused)', () => {
     expect(e.dimension).toBe(512);
-    expect(e.model).toBe('quarry-hash-v1/d512/g2-4/bi/w2');
-    expect(createHashEmbedder({ dimension: 64, wordBigrams: false }).model).toBe('quarry-hash-v1/d64/g2-4/uni/w2');
+    expect(e.model).toBe('quarry-hash-v2/d512/g3-5/h2/bi/w2/stop');
+    expect(createHashEmbedder({ dimension: 64, wordBigrams: false, stopWords: false }).model).toBe('quarry-hash-v2/d64/g3-5/h2/uni/w2/all');
+  });
+
+  it('skips English function words, and a word pair never spans one', async () => {
+    expect(HASH_STOP_WORDS.has('the')).toBe(true);
+    const [ofThe, the, bare] = await e.embed(['The role of the aspirin', 'role the aspirin', 'role aspirin']);
+    // Both are "role", "aspirin" and no pair; "role aspirin" also has the pair "role aspirin".
+    expect(dot(ofThe!, the!)).toBeCloseTo(1, 6);
+    expect(dot(ofThe!, bare!)).toBeLessThan(0.99);
+    const all = createHashEmbedder({ stopWords: false });
+    const [a, b] = await all.embed(['the aspirin', 'aspirin']);
+    expect(dot(a!, b!)).toBeLessThan(0.9);
+    const [c, d] = await e.embed(['the aspirin', 'aspirin']);
+    expect(dot(c!, d!)).toBeCloseTo(1, 6);
+  });
+
+  it('embeds a text of function words only as if it had no stop list (never a zero vector)', async () => {
+    const [onlyStops, other] = await e.embed(['What is it?', 'Is it what?']);
+    const [unfiltered] = await createHashEmbedder({ stopWords: false }).embed(['What is it?']);
+    expect(onlyStops!.some((x) => x !== 0)).toBe(true);
+    expect(dot(onlyStops!, unfiltered!)).toBeCloseTo(1, 6);
+    expect(dot(onlyStops!, other!)).toBeLessThan(0.999);
   });
 
   it('ignores spacing inside Hangul: "출산 장려금" and "출산장려금" embed the same', async () => {
@@ -42,6 +63,8 @@ describe('hash embedder', () => {
   it('refuses bad options', () => {
     expect(() => createHashEmbedder({ dimension: 1 })).toThrow(PermanentError);
     expect(() => createHashEmbedder({ minGram: 3, maxGram: 2 })).toThrow(PermanentError);
+    expect(() => createHashEmbedder({ hangulMinGram: 0 })).toThrow(PermanentError);
+    expect(() => createHashEmbedder({ hangulMinGram: 6 })).toThrow(PermanentError);
     expect(createEmbedder({ provider: 'hash', dimension: 128 }).dimension).toBe(128);
   });
 

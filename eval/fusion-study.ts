@@ -14,7 +14,7 @@ import { loadConfig } from '../shared/config/config.ts';
 import { createEmbedder } from '../shared/embed/index.ts';
 import { FUSIONS, type ScoredId } from './fusion.ts';
 import { prepareEvaluation, type PreparedEvaluation } from './harness.ts';
-import { evaluateRun, type Metrics } from './metrics.ts';
+import { evaluateRun, type Evaluation, type Metrics } from './metrics.ts';
 
 /** One query's candidates per side, keyed by chunk id (the store's own fusion key and tie-break). */
 interface Sides {
@@ -134,25 +134,44 @@ function spread(sides: Map<string, Sides>): string[] {
   return lines;
 }
 
-function fusionGrid(p: PreparedEvaluation, sides: Map<string, Sides>, toBeir: ChunkToBeir, perSide: number): { lines: string[]; grid: Record<string, Record<string, Metrics>> } {
+/**
+ * Mean over queries of each query's best nDCG@10 over the alphas: what a rule that picked the
+ * right alpha for every query would score. No real rule gets there (it would need the qrels),
+ * so a small gap between this and the best single alpha means no query-dependent alpha
+ * (planner cues, score-shape features) can pay much with these two sides.
+ */
+function perQueryBestMean(perAlpha: readonly Evaluation[]): number {
+  const best = new Map<string, number>();
+  for (const e of perAlpha) for (const [q, m] of e.perQuery) best.set(q, Math.max(best.get(q) ?? 0, m.ndcg10));
+  return mean([...best.values()]);
+}
+
+function fusionGrid(p: PreparedEvaluation, sides: Map<string, Sides>, toBeir: ChunkToBeir, perSide: number): { lines: string[]; grid: Record<string, Record<string, Metrics>>; ceiling: Record<string, number> } {
   const grid: Record<string, Record<string, Metrics>> = {};
-  const lines = [`candidates per side ${perSide}; nDCG@10 (R@100) by alpha`, `        ${ALPHAS.map((a) => a.toFixed(1).padStart(15)).join('')}`];
+  const ceiling: Record<string, number> = {};
+  const lines = [
+    `candidates per side ${perSide}; nDCG@10 (R@100) by alpha; last column: each query at its own best alpha (a ceiling, see perQueryBestMean)`,
+    `        ${ALPHAS.map((a) => a.toFixed(1).padStart(15)).join('')}${'per-query'.padStart(11)}`,
+  ];
   for (const [name, fuse] of Object.entries(FUSIONS)) {
     grid[name] = {};
     const cells: string[] = [];
+    const evaluations: Evaluation[] = [];
     for (const alpha of ALPHAS) {
       const run = new Map<string, string[]>();
       for (const [qid, s] of sides) {
         const fused = fuse(s.keyword.slice(0, perSide), s.vector.slice(0, perSide), alpha, 100);
         run.set(qid, fused.map((id) => toBeir.get(id) ?? id));
       }
-      const m = evaluateRun(p.data.qrels, run).mean;
-      grid[name][alpha.toFixed(1)] = m;
-      cells.push(`${fmt(m.ndcg10)} (${m.recall100.toFixed(3)})`.padStart(15));
+      const e = evaluateRun(p.data.qrels, run);
+      evaluations.push(e);
+      grid[name][alpha.toFixed(1)] = e.mean;
+      cells.push(`${fmt(e.mean.ndcg10)} (${e.mean.recall100.toFixed(3)})`.padStart(15));
     }
-    lines.push(`${name.padEnd(8)}${cells.join('')}`);
+    ceiling[name] = perQueryBestMean(evaluations);
+    lines.push(`${name.padEnd(8)}${cells.join('')}${fmt(ceiling[name]).padStart(11)}`);
   }
-  return { lines, grid };
+  return { lines, grid, ceiling };
 }
 
 async function main(): Promise<void> {
@@ -184,9 +203,10 @@ async function main(): Promise<void> {
     const { sides, toBeir } = await fetchSides(p, deep);
     const at100 = fusionGrid(p, sides, toBeir, 100);
     // At --candidates 100 the deep grid would repeat the store-depth grid line for line.
-    const atDeep = deep > 100 ? fusionGrid(p, sides, toBeir, deep) : { lines: [], grid: {} };
+    const atDeep = deep > 100 ? fusionGrid(p, sides, toBeir, deep) : { lines: [], grid: {}, ceiling: {} };
     if (values.json) {
-      console.log(JSON.stringify({ embedder: embedder.model, grid100: at100.grid, ...(deep > 100 ? { [`grid${deep}`]: atDeep.grid } : {}) }));
+      const deepKeys = deep > 100 ? { [`grid${deep}`]: atDeep.grid, [`perQueryBest${deep}`]: atDeep.ceiling } : {};
+      console.log(JSON.stringify({ embedder: embedder.model, grid100: at100.grid, perQueryBest100: at100.ceiling, ...deepKeys }));
       return;
     }
     console.log(`embedder ${embedder.model}; ${p.queries.length} queries`);

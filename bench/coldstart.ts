@@ -7,18 +7,16 @@
  * (TSX_DISABLE_CACHE), as in a new pod whose /tmp is empty. The OS file cache is warm after the
  * first run, as on a node that already pulled the image: this measures process start-up, not disk reads.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { WORKER_NAMES } from '../workers/index.ts';
+import { buildDist, COMPILED_BIN, TSX_BIN } from './build-dist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const COMPILED_BIN = path.join(ROOT, 'dist/apps/cli/bin.js');
-const TSX_BIN = path.join(ROOT, 'apps/cli/quarry.mjs');
 
 /** How a process is launched: the compiled build or the sources through tsx. */
 export type LaunchMode = 'compiled' | 'tsx';
@@ -162,7 +160,7 @@ async function measureMode(mode: LaunchMode, env: Env, runs: number, log: (line:
 export async function coldStartBench(opts: { runs: number; build: boolean; log: (line: string) => void }): Promise<ColdStartReport> {
   if (opts.build) {
     opts.log('building dist/ (npm run build)…');
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    await buildDist();
   }
   if (!existsSync(COMPILED_BIN)) throw new Error('dist/apps/cli/bin.js is missing: run `npm run build` first');
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-coldstart-'));

@@ -1,13 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { startService } from '../apps/cli/service.ts';
 import { waitForDrained, waitForSettled } from '../apps/cli/wait.ts';
 import type { WatchEvent } from '../apps/watcher/local-watcher.ts';
-import type { Config } from '../shared/config/config.ts';
+import { loadConfig, type Config } from '../shared/config/config.ts';
+import { WORKER_PROCESS_ENV } from '../k8s/spec.ts';
+import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
 import { latencyP50P95, parseChildren, vmHwmMb } from './ingest-stats.ts';
+import { buildDist, COMPILED_BIN } from './build-dist.ts';
 import { registerFiles } from './register-files.ts';
 
 /** At most this many files are dropped one by one for the latency figure: it stays bounded on any corpus. */
@@ -15,7 +20,9 @@ export const DROP_SAMPLE = 10;
 
 /**
  * Drop-to-searchable: each file is copied into the watched folder while the queues are idle, and
- * timed until a store query finds its chunks (the watcher's write-settle wait included).
+ * timed until a store query finds its chunks (the watcher's write-settle wait included). The
+ * first file is dropped once the process has started: the watcher's initial scan done and every
+ * worker's start-up hook run (an extraction child with pdf.js loaded, the tokenizer's tables).
  */
 export async function dropToSearchable(config: Config, files: readonly string[]): Promise<{ p50: number | null; p95: number | null; samples: number }> {
   mkdirSync(config.watchDir, { recursive: true });
@@ -30,6 +37,7 @@ export async function dropToSearchable(config: Config, files: readonly string[])
   const ms: number[] = [];
   try {
     await service.watcher?.ready;
+    await service.workers?.ready;
     for (const file of files.slice(0, DROP_SAMPLE)) {
       const name = path.basename(file);
       const t0 = performance.now();
@@ -55,6 +63,48 @@ export async function dropToSearchable(config: Config, files: readonly string[])
   return { ...latencyP50P95(ms), samples: ms.length };
 }
 
+/** Pages of each generated PDF of {@link dropToSearchableTenPages}. */
+export const TEN_PAGES = 10;
+
+/** Drop-to-searchable figures of one set of files, ms. */
+export interface DropFigures {
+  p50Ms: number | null;
+  p95Ms: number | null;
+  samples: number;
+  pages: number;
+  /** 1-minute load average when the drops began and ended (the cores are shared). */
+  loadAverage: { start: number; end: number };
+}
+
+/**
+ * Drop-to-searchable of generated {@link TEN_PAGES}-page PDFs (`count` distinct documents, each
+ * dropped on idle queues of one `quarry dev`-like process), on a redis-server and data directory
+ * of its own, removed afterwards.
+ */
+export async function dropToSearchableTenPages(count = DROP_SAMPLE): Promise<DropFigures> {
+  const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-drop-'));
+  const redis = await startRedisServer({ dir: path.join(root, 'redis') });
+  try {
+    const { files } = await generateCorpus(path.join(root, 'corpus'), { count, seed: 1000, pagesPerDoc: [TEN_PAGES, TEN_PAGES] });
+    const config = loadConfig({
+      REDIS_URL: redis.url,
+      QUARRY_PREFIX: 'bench-drop10',
+      QUARRY_DATA_DIR: path.join(root, 'data'),
+      QUARRY_WATCH_DIR: path.join(root, 'inbox'),
+      LOG_LEVEL: 'error',
+      WORKER_CONCURRENCY: '2',
+    });
+    const start = round2(loadavg()[0] ?? 0);
+    const drop = await dropToSearchable(config, files);
+    return { p50Ms: drop.p50, p95Ms: drop.p95, samples: drop.samples, pages: TEN_PAGES, loadAverage: { start, end: round2(loadavg()[0] ?? 0) } };
+  } finally {
+    await redis.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
 /** The peak RSS of a process and (recursively) its children, in MB: what it used at most. */
 export function processTreeHwmMb(pid: number): number {
   let total = 0;
@@ -77,11 +127,15 @@ export function processTreeHwmMb(pid: number): number {
 }
 
 const STAGES = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
-const BIN = path.resolve(import.meta.dirname, '../apps/cli/quarry.mjs');
+
+/** How often the stage processes' memory is read while the corpus goes through them. */
+const RSS_SAMPLE_MS = 100;
 
 function startStageProcess(stage: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'workers', 'start', '--only', stage], {
-    env: { ...process.env, ...env },
+  // The compiled build with the manifests' process settings, as a worker pod runs it (tsx on the
+  // sources holds ~50 MB more per process).
+  const child = spawn(process.execPath, [COMPILED_BIN, 'workers', 'start', '--only', stage], {
+    env: { ...process.env, ...WORKER_PROCESS_ENV, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr?.resume(); // drained, never read: errors show up as documents not settling
@@ -89,12 +143,22 @@ function startStageProcess(stage: string, env: Record<string, string>): ChildPro
 }
 
 /**
- * Each stage worker in a process of its own (one Deployment each), the files carried through
- * them; every process's peak RSS (extract with its extraction children) read at the end.
+ * Each stage worker in a process of its own (one Deployment each), run from the compiled build
+ * (built first, once per bench process), the files carried through them. A stage's figure is the
+ * largest sum, over its process and the extraction children alive at that moment, of each
+ * process's peak RSS (VmHWM), read every {@link RSS_SAMPLE_MS} ms and at the end: a child
+ * recycled mid-run still counts, and the sum of peaks bounds what the processes held at once.
  * Only on Linux (`/proc`); elsewhere the figures are null.
  */
 export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<Record<string, number | null>> {
+  await buildDist();
   const procs = STAGES.map((stage) => ({ stage, child: startStageProcess(stage, env) }));
+  const linux = process.platform === 'linux';
+  const peaks = new Map<string, number>();
+  const sample = () => {
+    for (const { stage, child } of procs) if (child.pid && child.exitCode === null) peaks.set(stage, Math.max(peaks.get(stage) ?? 0, processTreeHwmMb(child.pid)));
+  };
+  const sampler = linux ? setInterval(sample, RSS_SAMPLE_MS) : null;
   const ports = await createPorts(config);
   try {
     const docIds = (await registerFiles({ ...ports, prefix: config.prefix }, files)).map((r) => r.docId);
@@ -108,8 +172,10 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
     for (const { stage, child } of procs) child.once('exit', (code, signal) => onExit(new Error(`stage process ${stage} exited (${code ?? signal})`)));
     await Promise.race([waitForSettled(ports.status, { docIds, timeoutMs: 900_000, intervalMs: 100 }), died]);
     await waitForDrained(ports.queues, 60_000, 20);
-    return Object.fromEntries(procs.map(({ stage, child }) => [stage, child.pid && process.platform === 'linux' ? processTreeHwmMb(child.pid) : null]));
+    if (linux) sample();
+    return Object.fromEntries(STAGES.map((stage) => [stage, peaks.get(stage) ?? null]));
   } finally {
+    if (sampler) clearInterval(sampler);
     await Promise.all(
       procs.map(
         ({ child }) =>

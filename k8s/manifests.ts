@@ -2,7 +2,7 @@
  * The kustomize base as objects, built from `k8s/spec.ts`. Pure: `k8s/generate.ts` writes them to
  * `k8s/base/`, and a test checks the committed files are exactly what this builds.
  */
-import { GATEWAY_PORT, HEALTH_PORT, IMAGE, SHUTDOWN_MARGIN_SECONDS, WORKERS, type Resources, type WorkerSpec } from './spec.ts';
+import { GATEWAY_PORT, HEALTH_PORT, IMAGE, SHUTDOWN_MARGIN_SECONDS, WORKER_PROCESS_ENV, WORKERS, type Resources, type WorkerSpec } from './spec.ts';
 
 export type Manifest = Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> } };
 
@@ -75,6 +75,7 @@ function workerDeployment(name: string, spec: WorkerSpec): Manifest {
         { name: 'HEALTH_PORT', value: String(HEALTH_PORT) },
         // Running jobs get until just before the pod is killed, then are cancelled so they retry elsewhere.
         { name: 'WORKER_SHUTDOWN_GRACE_MS', value: String(spec.jobSeconds * 1000) },
+        ...(name === 'agent' ? [] : Object.entries(WORKER_PROCESS_ENV).map(([k, value]) => ({ name: k, value }))),
       ],
       ports: [{ name: 'health', containerPort: HEALTH_PORT }],
       resources: resources(spec.resources),

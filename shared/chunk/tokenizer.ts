@@ -1,4 +1,19 @@
-import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { createRequire } from 'node:module';
+
+type CountTokens = typeof import('gpt-tokenizer/encoding/cl100k_base').countTokens;
+
+let cl100k: CountTokens | undefined;
+
+/**
+ * gpt-tokenizer's cl100k_base, loaded on first use: its rank table costs a process ~35 MB of
+ * RSS, and every worker process imports the worker registry (hence this module) while only the
+ * chunk stage counts tokens. Loaded synchronously from the package's CommonJS build (same tables
+ * as the ESM one).
+ */
+function countTokens(...args: Parameters<CountTokens>): number {
+  cl100k ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/cl100k_base') as { countTokens: CountTokens }).countTokens;
+  return cl100k(...args);
+}
 
 /** Counts tokens of a text. The only thing the chunker needs from a tokenizer. */
 export interface TokenCounter {

@@ -1,9 +1,10 @@
 /**
  * Entry of a pooled extraction child process (started by extraction-pool.ts with an IPC channel
- * using structured-clone serialisation). It says `ready` once its modules are loaded, then runs
+ * using structured-clone serialisation). It says `ready` once its modules and pdf.js are loaded, then runs
  * one extraction per message: `opened` with the page count as soon as it is known, then `reply`.
  */
 import { Worker } from 'node:worker_threads';
+import { getResolvedPDFJS } from 'unpdf';
 import { extractDocument } from './extract-document.ts';
 import { serialiseError, type ChildJob, type ChildMessage, type WorkerReply } from './worker-protocol.ts';
 
@@ -47,5 +48,11 @@ if (process.send) {
   });
   // The parent going away (killed, crashed) closes the channel: nothing is left to answer to.
   process.on('disconnect', () => process.exit(0));
-  send({ type: 'ready' });
+  // pdf.js is loaded before the child says it is ready (~0.5–1 s): a pool started ahead of its
+  // first job (warm) then hands that job a child that parses at once.
+  void getResolvedPDFJS().then(
+    () => send({ type: 'ready' }),
+    // Not fatal here: the first extraction fails with the same cause, reported for its document.
+    () => send({ type: 'ready' }),
+  );
 }

@@ -23,6 +23,12 @@ export interface PdfExtractor {
    * @throws RetryableError CANCELLED when `options.signal` aborts first.
    */
   extract(input: ExtractInput, limits: ExtractLimits, options?: ExtractCallOptions): Promise<ExtractedDocument>;
+  /**
+   * Starts a child ahead of the first job and settles once it is ready (pdf.js loaded) or failed
+   * to start, so a worker's first document does not wait for it. Never rejects: a child that
+   * cannot start fails the first job instead.
+   */
+  warm(): Promise<void>;
   /** Kills every child; jobs still queued or running fail with INTERNAL. */
   close(): Promise<void>;
 }
@@ -102,6 +108,9 @@ interface Slot {
   heapOom: boolean;
   current: Running | null;
   exited: Promise<void>;
+  /** Settles when the child says it is ready, or when it ends before that. */
+  started: Promise<void>;
+  markStarted: () => void;
 }
 
 function cancelled(): RetryableError {
@@ -163,6 +172,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
   function onMessage(slot: Slot, msg: ChildMessage): void {
     if (msg.type === 'ready') {
       slot.ready = true;
+      slot.markStarted();
       if (slot.current) start(slot);
       else pump();
       return;
@@ -180,8 +190,11 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     else current.task.reject(deserialiseError(msg.reply.error));
     // Whatever a big document left behind goes with its child, not into the next job.
     const rss = slot.child.pid === undefined ? null : readRss(slot.child.pid);
-    if (slot.jobs >= maxJobs || (rss !== null && rss > maxRss / 2)) retire(slot);
-    else idle(slot);
+    if (slot.jobs >= maxJobs || (rss !== null && rss > maxRss / 2)) {
+      retire(slot);
+      // Its successor starts now rather than on the next job, which then finds pdf.js loaded.
+      if (!slot.spare && !closed && !slots.some((s) => !s.spare)) idle(spawn(false));
+    } else idle(slot);
     pump();
     if (slot.spare && !slot.current) retire(slot);
   }
@@ -206,7 +219,19 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let exited: () => void = () => undefined;
-    const slot: Slot = { child, spare, ready: false, jobs: 0, stderrTail: '', heapOom: false, current: null, exited: new Promise((r) => (exited = r)) };
+    let started: () => void = () => undefined;
+    const slot: Slot = {
+      child,
+      spare,
+      ready: false,
+      jobs: 0,
+      stderrTail: '',
+      heapOom: false,
+      current: null,
+      exited: new Promise((r) => (exited = r)),
+      started: new Promise((r) => (started = r)),
+      markStarted: () => started(),
+    };
     const stderr = child.stderr as Socket | null;
     stderr?.setEncoding('utf8');
     stderr?.on('data', (chunk: string) => {
@@ -219,12 +244,16 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     child.on('message', (msg: ChildMessage) => onMessage(slot, msg));
     child.on('error', (err) => {
       // A child that never started emits no 'close': nothing will be reaped, so stop waiting for it.
-      if (child.pid === undefined) exited();
+      if (child.pid === undefined) {
+        exited();
+        started();
+      }
       fail(slot, new PermanentError('INTERNAL', `extraction child failed: ${err.message}`, { cause: err }));
     });
     // 'close' (not 'exit') so the stderr tail is complete when the cause is read.
     child.on('close', (code, signal) => {
       exited();
+      started();
       onExit(slot, code, signal);
     });
     slots.push(slot);
@@ -351,6 +380,13 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
         queue.push(task);
         pump();
       });
+    },
+    async warm() {
+      if (closed) return;
+      const slot = slots.find((s) => !s.spare) ?? spawn(false);
+      // Unlike a child started for a job, nothing waits on this one: it must not keep the process alive.
+      if (!slot.current) idle(slot);
+      await slot.started;
     },
     async close() {
       closed = true;

@@ -172,10 +172,15 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
     expect(descendants(process.pid)).toEqual(warm);
     await pool.close();
-    // An idle child holds ~95 MB (node, tsx, pdf.js): over half of 150 MB, so every job recycles it.
+    // An idle child holds ~95 MB (node, tsx, pdf.js): over half of 150 MB, so every job recycles it
+    // (its successor starts at once, so the next document finds pdf.js loaded).
     pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512, maxRssMb: 150 });
-    await pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
-    await expect.poll(() => descendants(process.pid).filter(alive), { timeout: 2000, interval: 20 }).toEqual([]);
+    const before = new Set(descendants(process.pid));
+    const first = pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
+    await expect.poll(() => descendants(process.pid).filter((pid) => !before.has(pid)).length, { timeout: 15_000, interval: 20 }).toBe(1);
+    const used = descendants(process.pid).filter((pid) => !before.has(pid));
+    await first;
+    await expect.poll(() => used.filter(alive), { timeout: 2000, interval: 20 }).toEqual([]);
     await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
   });
 

@@ -22,7 +22,11 @@ export const extractWorker = defineStageWorker(
     await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount, warnings: textWarnings(extracted.pages) });
     return { pageCount: extracted.pageCount, charCount };
   },
-  // One job more than the pool's regular children per spare child: while slow PDFs hold every
-  // regular child, quick ones still get taken from the queue and run in the spare one.
-  { concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS },
+  {
+    // One job more than the pool's regular children per spare child: while slow PDFs hold every
+    // regular child, quick ones still get taken from the queue and run in the spare one.
+    concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS,
+    // A child with pdf.js loaded waits for the first document (starting one takes ~1 s).
+    onStart: async ({ extractor }) => extractor.warm(),
+  },
 );

@@ -1,0 +1,31 @@
+/**
+ * The compiled build (`npm run build` → dist/) as the benchmarks start it: the processes that
+ * production runs (the container's `quarry` bin) are plain Node on dist/, not tsx on the sources.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The compiled CLI entry. */
+export const COMPILED_BIN = path.join(ROOT, 'dist/apps/cli/bin.js');
+
+/** The development entry: the sources through tsx. */
+export const TSX_BIN = path.join(ROOT, 'apps/cli/quarry.mjs');
+
+let building: Promise<void> | null = null;
+
+/**
+ * Builds dist/ from the current sources (tsc -p tsconfig.build.json), once per process however
+ * often it is asked for, so the compiled figures are those of this checkout.
+ * @throws Error when the build fails or leaves no dist/apps/cli/bin.js.
+ */
+export function buildDist(): Promise<void> {
+  building ??= (async () => {
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    if (!existsSync(COMPILED_BIN)) throw new Error('the build left no dist/apps/cli/bin.js');
+  })();
+  return building;
+}

@@ -43,7 +43,20 @@ export function queryJson(r: QueryBenchResult): Record<string, unknown> {
       agentP95Ms: bySize(r, (s) => s.whileIngesting?.agentP95Ms),
       ingestPagesPerSec: bySize(r, (s) => s.whileIngesting?.ingestPagesPerSec),
       ingestAlonePagesPerSec: bySize(r, (s) => s.whileIngesting?.ingestAlonePagesPerSec),
+      workerNice: bySize(r, (s) => s.whileIngesting?.workerNice),
+      /** Candidate p95 while ingesting ÷ idle just before it (target at 100k: ≤ 1.5). */
+      candidateP95Ratio: bySize(r, (s) => s.whileIngesting?.idleBefore.candidateRatio),
     },
+    whileIngestingByNice: bySize(r, (s) =>
+      Object.keys(s.whileIngestingByNice).length
+        ? Object.fromEntries(
+            Object.entries(s.whileIngestingByNice).map(([nice, w]) => [
+              nice,
+              { candidateP95Ms: w.candidateP95Ms, agentP95Ms: w.agentP95Ms, ingestPagesPerSec: w.ingestPagesPerSec, ingestAlonePagesPerSec: w.ingestAlonePagesPerSec, idleBefore: w.idleBefore },
+            ]),
+          )
+        : undefined,
+    ),
     indexBuildSeconds: bySize(r, (s) => (s.maintenance.vectorIndex === 'built' ? s.maintenance.seconds : undefined)),
     targets: {
       size: TARGETS.atSize,
@@ -96,11 +109,14 @@ export function queryTable(r: QueryBenchResult): string[] {
       lines.push(`${pad('', 9)}    the indexed search returns ${Math.round(e.overlapAt300 * 1000) / 10}% of the exact top 300, ${Math.round(e.overlapAt30 * 1000) / 10}% of the exact top 30`);
       lines.push(row('', 'before indexing (exact scan): agent run', e.agent), ...agentLines(e));
     }
-    if (s.whileIngesting) {
-      const w = s.whileIngesting;
-      lines.push(row('', 'while ingesting: candidate', w.candidate), row('', 'while ingesting: agent run', w.agent));
+    for (const [nice, w] of Object.entries(s.whileIngestingByNice)) {
+      lines.push(row('', `while ingesting (nice ${nice}): candidate`, w.candidate), row('', `while ingesting (nice ${nice}): agent run`, w.agent));
       lines.push(`${pad('', 9)}    ingest ${w.ingestPagesPerSec} pages/s during the questions (${w.ingestAlonePagesPerSec} pages/s alone)`);
+      const i = w.idleBefore;
+      lines.push(`${pad('', 9)}    idle just before: candidate p95 ${i.candidateP95Ms} ms (×${i.candidateRatio} while ingesting), agent p95 ${i.agentP95Ms} ms (×${i.agentRatio})`);
     }
+    const mixed = Object.values(s.whileIngestingByNice)[0];
+    if (mixed) lines.push(`${pad('', 9)}    model: ${mixed.model}`);
   }
   const at = r.sizes[String(TARGETS.atSize)];
   lines.push('', `Targets at ${TARGETS.atSize} chunks`);

@@ -32,6 +32,8 @@ export interface QueryBenchOptions {
   log: (line: string) => void;
   /** Small PDFs ingested continuously during the mixed-workload measurement; none skips it. */
   ingestFiles?: readonly string[];
+  /** WORKER_NICE of the ingest worker processes, one mixed-workload measurement each, in this order. @defaultValue [0, 10] */
+  workerNice?: readonly number[];
 }
 
 /** Figures of one corpus size. */
@@ -44,8 +46,10 @@ export interface SizeFigures extends AgentFigures {
   candidate: LatencySummary;
   /** The same two measurements before maintenance (exact vector scan), when it built an index and a comparison was asked for. */
   exact: ExactFigures | null;
-  /** Candidate and agent latency again with continuous ingest running (null when not asked for). */
+  /** Candidate and agent latency again with continuous ingest running: the last of `whileIngestingByNice` (null when not asked for). */
   whileIngesting: MixedFigures | null;
+  /** The mixed workload at each WORKER_NICE of the ingest processes, keyed by it. */
+  whileIngestingByNice: Record<string, MixedFigures>;
 }
 
 export interface ExactFigures extends AgentFigures {
@@ -96,10 +100,11 @@ function millionNote(sizes: Record<string, SizeFigures>): string {
   );
 }
 
-function benchConfig(root: string, redisUrl: string, size: number): Config {
-  // The configured embedder (EMBEDDER, EMBED_*) is honoured; the rest is fixed and private to the run.
-  return loadConfig({
-    ...process.env,
+/** The run's settings as environment variables: what the bench's own ports and its worker processes load. */
+function benchEnv(root: string, redisUrl: string, size: number): Record<string, string> {
+  // Laid over the process's environment, so the configured embedder (EMBEDDER, EMBED_*) is
+  // honoured; these are fixed and private to the run.
+  return {
     REDIS_URL: redisUrl,
     QUARRY_PREFIX: `bench-query-${size}`,
     QUARRY_DATA_DIR: path.join(root, `data-${size}`),
@@ -111,7 +116,7 @@ function benchConfig(root: string, redisUrl: string, size: number): Config {
     GATEWAY_HOST: '127.0.0.1',
     QUARRY_API_KEYS: '',
     QUARRY_ADMIN_KEYS: '',
-  });
+  };
 }
 
 /** Untimed questions before each timed series. */
@@ -140,7 +145,8 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
   const largest = Math.max(...opts.sizes);
   try {
     for (const size of opts.sizes) {
-      const config = benchConfig(root, redis.url, size);
+      const env = benchEnv(root, redis.url, size);
+      const config: Config = loadConfig({ ...process.env, ...env });
       const ports = await createPorts(config);
       try {
         await ports.store.ensureSchema({ dimension: ports.embedder.dimension });
@@ -185,12 +191,14 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
         const agent = await onFreshPorts(config, (fresh) => measureAgent(fresh, queries, `b${size}`));
         opts.log(`[${size}] agent p50 ${agent.agent.p50} ms, p95 ${agent.agent.p95} ms`);
         let mixed: MixedFigures | null = null;
-        if (opts.ingestFiles?.length) {
-          opts.log(`[${size}] ingest alone ${ALONE_MS / 1000}s, then candidate search and agent runs while ingesting…`);
-          mixed = await whileIngesting(config, queries, today, `b${size}`, opts.ingestFiles, onFreshPorts);
-          opts.log(`[${size}] while ingesting: candidate p95 ${mixed.candidateP95Ms} ms, agent p95 ${mixed.agentP95Ms} ms, ${mixed.ingestPagesPerSec} pages/s (alone ${mixed.ingestAlonePagesPerSec})`);
+        const byNice: Record<string, MixedFigures> = {};
+        for (const nice of opts.ingestFiles?.length ? (opts.workerNice ?? [0, 10]) : []) {
+          opts.log(`[${size}] ingest workers at WORKER_NICE=${nice}: alone ${ALONE_MS / 1000}s, then candidate search and agent runs while ingesting…`);
+          mixed = await whileIngesting(config, env, nice, queries, today, `b${size}`, opts.ingestFiles ?? [], onFreshPorts);
+          byNice[String(nice)] = mixed;
+          opts.log(`[${size}] while ingesting (nice ${nice}): candidate p95 ${mixed.candidateP95Ms} ms, agent p95 ${mixed.agentP95Ms} ms, ${mixed.ingestPagesPerSec} pages/s (alone ${mixed.ingestAlonePagesPerSec})`);
         }
-        result.sizes[String(size)] = { chunks: load.chunks, load: { ...load, diskMb: disk }, maintenance, candidate: cand.latency, ...agent, exact, whileIngesting: mixed };
+        result.sizes[String(size)] = { chunks: load.chunks, load: { ...load, diskMb: disk }, maintenance, candidate: cand.latency, ...agent, exact, whileIngesting: mixed, whileIngestingByNice: byNice };
         if (opts.gateway && size === largest) {
           opts.log(`[${size}] gateway: ${opts.gateway.requests} requests at concurrency ${opts.gateway.concurrency}, workers ${opts.gateway.workers.join(' then ')}…`);
           try {

@@ -90,6 +90,13 @@ export const ConfigSchema = z.object({
   /** Jobs one stage worker runs at once. @defaultValue 2 */
   WORKER_CONCURRENCY: int(1, 256).default(2),
   /**
+   * Nice value a worker process gives itself (and its extraction children) at start, 0–19: on a
+   * host where workers share cores with the gateway and agent (docker-compose, one VM), queries
+   * then win the CPU while ingest runs. No effect between Kubernetes pods (each container has its
+   * own cgroup; CPU requests weigh them). @defaultValue 0 (off)
+   */
+  WORKER_NICE: int(0, 19).default(0),
+  /**
    * On SIGTERM, running jobs get this long to finish; then they are cancelled so they retry on
    * another worker. Keep it below the pod's terminationGracePeriodSeconds. @defaultValue 25000
    */
@@ -185,7 +192,7 @@ export interface Config {
     batchSize: number;
   };
   extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number; maxRssMb: number };
-  worker: { concurrency: number; lockMs: number; healthPort: number; shutdownGraceMs: number };
+  worker: { concurrency: number; /** WORKER_NICE: 0 leaves the process as it started. */ nice: number; lockMs: number; healthPort: number; shutdownGraceMs: number };
   /** The reconciler's period (0: off) and the age a status record must reach before it acts. */
   reconcile: { intervalMs: number; graceMs: number };
   facets: { rebuildDebounceMs: number };
@@ -307,7 +314,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       maxHeapMb: c.EXTRACT_MAX_HEAP_MB,
       maxRssMb: c.EXTRACT_MAX_RSS_MB,
     },
-    worker: { concurrency: c.WORKER_CONCURRENCY, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT, shutdownGraceMs: c.WORKER_SHUTDOWN_GRACE_MS },
+    worker: { concurrency: c.WORKER_CONCURRENCY, nice: c.WORKER_NICE, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT, shutdownGraceMs: c.WORKER_SHUTDOWN_GRACE_MS },
     reconcile: { intervalMs: c.RECONCILE_INTERVAL_MS, graceMs: c.RECONCILE_GRACE_MS },
     facets: { rebuildDebounceMs: c.FACET_REBUILD_DEBOUNCE_MS },
     logLevel: c.LOG_LEVEL,

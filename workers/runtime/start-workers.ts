@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/telemetry/logger.ts';
 import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
 import { codedReason, failureOfReason, SHUTDOWN_REASON } from './job-failure.ts';
+import { applyWorkerNice } from './nice.ts';
 import { createRedis, type Ports } from './ports.ts';
 import { throttledErrorLog } from '../../shared/redis/connection-log.ts';
 import type { StageWorkerDefinition } from './stage-worker.ts';
@@ -39,6 +40,8 @@ export const SUPERSEDED = { superseded: true } as const;
  */
 export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Ports, log: Logger): WorkerGroup {
   const { config } = ports;
+  // Before any worker starts a thread or a child: they inherit it (WORKER_NICE, 0 by default).
+  applyWorkerNice(config.worker.nice, log);
   const metrics = quarryMetrics();
   const connections: ReturnType<typeof createRedis>[] = [];
   const workers = defs.map((def) => {

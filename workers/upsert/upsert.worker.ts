@@ -28,10 +28,10 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
   // version finishing late must never overwrite (or delete) a newer one.
   const outcome = await withDocLock(ctx.redis, ctx.config.prefix, docId, async () => {
     if (!(await ctx.status.isCurrent(docId, version, gen))) return null;
-    const [existing, held] = await Promise.all([
-      ctx.store.fetchByIds(enriched.chunks.map((c) => c.chunk_id)),
-      ctx.store.countChunks({ op: 'eq', field: 'doc_id', value: docId }),
-    ]);
+    const held = await ctx.store.countChunks({ op: 'eq', field: 'doc_id', value: docId });
+    // Chunk ids are content-addressed within their document, so a document the store holds no
+    // chunk of (a first ingest, the usual case) has none of these ids either: no read needed.
+    const existing = held > 0 ? await ctx.store.fetchByIds(enriched.chunks.map((c) => c.chunk_id)) : [];
     // Read before the write, as the delete would: a chunk of this document that is not one of this
     // version's ids (content-addressed) belongs to an older version. When there is none (a first
     // ingest, or a retry of this version) the stale-version delete, a commit under the store's

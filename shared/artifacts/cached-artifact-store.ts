@@ -23,16 +23,37 @@ const entryKey = (docId: string, version: string, name: ArtifactName) => `${docI
  * the same process just wrote (`quarry dev`, the all-in-one worker) skips the file or bucket round
  * trip. Never stale: an artifact is immutable once written (its version is the content hash of
  * the source, each stage's output a function of it), writes go through to `inner` before they are
- * kept, and `deleteDoc` drops the document's entries — a read or write that overlapped a delete is
- * not kept. JSON is kept as text and parsed and validated on every read, so a
+ * kept, and `deleteDoc` drops the document's entries — a read or write that overlapped a delete of
+ * its document is not kept. JSON is kept as text and parsed and validated on every read, so a
  * reader never shares (or mutates) another reader's objects and a bad artifact fails as before.
  */
 export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOptions): ArtifactStore {
   const maxEntryBytes = options.maxEntryBytes ?? Math.floor(options.maxBytes / 4);
   const entries = new Map<string, Entry>();
-  /** Bumped by every delete: a read or write that overlapped one keeps nothing (one counter, not one per document ever deleted). */
-  let deletes = 0;
+  /**
+   * Documents with reads or writes in flight: how many, and how many deletes of the document began
+   * or ended meanwhile. Only documents in use have an entry, so the map stays small.
+   */
+  const inFlight = new Map<string, { ops: number; deletes: number }>();
   let bytes = 0;
+
+  /** Runs one read or write of `docId`'s artifacts and says whether a delete of it overlapped. */
+  async function tracked<T>(docId: string, op: () => Promise<T>): Promise<{ value: T; overlapped: boolean }> {
+    let state = inFlight.get(docId);
+    if (!state) {
+      state = { ops: 0, deletes: 0 };
+      inFlight.set(docId, state);
+    }
+    state.ops += 1;
+    const before = state.deletes;
+    try {
+      const value = await op();
+      return { value, overlapped: state.deletes !== before };
+    } finally {
+      state.ops -= 1;
+      if (state.ops === 0) inFlight.delete(docId);
+    }
+  }
 
   function drop(key: string): void {
     const old = entries.get(key);
@@ -41,9 +62,10 @@ export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOp
     bytes -= old.size;
   }
 
-  function keep(key: string, entry: Entry, deletesBefore: number): void {
+  /** Keeps `entry` unless it is too large or a delete of its document overlapped the call. */
+  function keep(key: string, entry: Entry, overlapped: boolean): void {
     drop(key);
-    if (entry.size > maxEntryBytes || deletes !== deletesBefore) return;
+    if (entry.size > maxEntryBytes || overlapped) return;
     entries.set(key, entry);
     bytes += entry.size;
     for (const [oldest, old] of entries) {
@@ -66,40 +88,36 @@ export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOp
   return {
     async putBytes(docId, version, name, data) {
       const key = entryKey(docId, version, name);
-      const before = deletes;
       drop(key);
-      await inner.putBytes(docId, version, name, data);
-      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, before);
+      const { overlapped } = await tracked(docId, () => inner.putBytes(docId, version, name, data));
+      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, overlapped);
     },
     async getBytes(docId, version, name) {
       checkArtifactRef(docId, version, name);
       const key = entryKey(docId, version, name);
       const cached = hit(key);
       if (cached?.kind === 'bytes') return cached.bytes.slice();
-      const before = deletes;
-      const data = await inner.getBytes(docId, version, name);
-      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, before);
+      const { value: data, overlapped } = await tracked(docId, () => inner.getBytes(docId, version, name));
+      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, overlapped);
       return data;
     },
     async putJson(docId, version, name, value) {
       const key = entryKey(docId, version, name);
-      const before = deletes;
       drop(key);
-      await inner.putJson(docId, version, name, value);
+      const { overlapped } = await tracked(docId, () => inner.putJson(docId, version, name, value));
       const text = JSON.stringify(value);
-      keep(key, { kind: 'json', text, size: Buffer.byteLength(text) }, before);
+      keep(key, { kind: 'json', text, size: Buffer.byteLength(text) }, overlapped);
     },
     async getJson<T extends z.ZodType>(docId: string, version: string, name: ArtifactName, schema: T): Promise<z.infer<T>> {
       checkArtifactRef(docId, version, name);
       const key = entryKey(docId, version, name);
       const cached = hit(key);
       if (cached?.kind === 'json') return parseArtifactJson(cached.text, schema, docId, name);
-      const before = deletes;
       // Read as bytes, as the adapters' getJson does, so the text can be kept.
-      const raw = await inner.getBytes(docId, version, name);
+      const { value: raw, overlapped } = await tracked(docId, () => inner.getBytes(docId, version, name));
       const text = new TextDecoder().decode(raw);
       const value = parseArtifactJson(text, schema, docId, name);
-      keep(key, { kind: 'json', text, size: raw.byteLength }, before);
+      keep(key, { kind: 'json', text, size: raw.byteLength }, overlapped);
       return value;
     },
     // Asked of the store itself: callers use it to decide what another process may have deleted.
@@ -107,7 +125,8 @@ export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOp
     listVersions: (docId) => inner.listVersions(docId),
     async deleteDoc(docId, opts) {
       const dropDoc = () => {
-        deletes += 1;
+        const state = inFlight.get(docId);
+        if (state) state.deletes += 1;
         const keptPrefix = opts?.exceptVersion ? `${docId}/${opts.exceptVersion}/` : null;
         for (const key of [...entries.keys()]) {
           if (key.startsWith(`${docId}/`) && !(keptPrefix && key.startsWith(keptPrefix))) drop(key);

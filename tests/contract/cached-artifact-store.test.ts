@@ -104,4 +104,34 @@ describe('artifact cache', () => {
     await store.getJson(docs[0]!, V1, 'sections.json', Sections);
     expect(reads).toEqual(['sections.json']);
   });
+
+  it("does not keep a read that a delete of its document overlapped; another document's delete does not matter", async () => {
+    const dir = tempDir();
+    const inner = createLocalArtifactStore({ dir });
+    await inner.putJson('doc-7', V1, 'sections.json', { sections: [{ n: 7 }] });
+    await inner.putJson('doc-8', V1, 'sections.json', { sections: [{ n: 8 }] });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const reads: string[] = [];
+    const slow: ArtifactStore = {
+      ...inner,
+      getBytes: async (d, v, n) => {
+        reads.push(d);
+        const bytes = await inner.getBytes(d, v, n);
+        await gate; // the read has its bytes; the delete runs before it returns
+        return bytes;
+      },
+      deleteDoc: (d, o) => inner.deleteDoc(d, o),
+    };
+    const store = withArtifactCache(slow, { maxBytes: 1 << 20 });
+    const readings = [store.getJson('doc-7', V1, 'sections.json', Sections), store.getJson('doc-8', V1, 'sections.json', Sections)];
+    await new Promise((r) => setTimeout(r, 20));
+    await store.deleteDoc('doc-7');
+    release();
+    expect(await Promise.all(readings)).toEqual([{ sections: [{ n: 7 }] }, { sections: [{ n: 8 }] }]);
+    reads.length = 0;
+    await expect(store.getJson('doc-7', V1, 'sections.json', Sections)).rejects.toMatchObject({ code: 'ARTIFACT_MISSING' });
+    expect(await store.getJson('doc-8', V1, 'sections.json', Sections)).toEqual({ sections: [{ n: 8 }] });
+    expect(reads).toEqual(['doc-7']); // doc-8 came from memory
+  });
 });

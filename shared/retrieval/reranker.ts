@@ -10,6 +10,12 @@ import { isQuarryError } from '../errors.ts';
 export interface RerankDoc {
   id: string;
   text: string;
+  /**
+   * The passage's title or section heading, when known (it may also be part of `text`). A
+   * reranker may weigh a match there more, as BM25F weighs a title field; one that reads only
+   * `text` ignores it.
+   */
+  heading?: string;
 }
 
 /** The score of one passage. */

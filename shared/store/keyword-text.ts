@@ -28,17 +28,55 @@ function isSpace(cp: number, ch: string): boolean {
   return SPACE.test(ch);
 }
 
+/** Names of the Greek letters science writes alone ("TNF-α", "β-cell", "IFNγ"), after lower-casing. */
+const GREEK_NAMES: Readonly<Record<string, string>> = {
+  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta', ι: 'iota', κ: 'kappa',
+  λ: 'lambda', μ: 'mu', ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ρ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau', υ: 'upsilon',
+  φ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
+};
+
+/** A Greek letter with no Greek letter beside it: a symbol in Latin text, not a Greek word. */
+const LONE_GREEK = /(?<![\u0370-\u03ff\u1f00-\u1fff])[\u03b1-\u03c9](?![\u0370-\u03ff\u1f00-\u1fff])/gu;
+
+/**
+ * Spells out every lower-case Greek letter that stands alone in `text` ("tnf-α" → "tnf-alpha",
+ * "β-cell" → "beta-cell", "ifnγ" → "ifngamma"), as Latin-script writers spell them; Greek words
+ * (two or more Greek letters in a row) stay as they are.
+ */
+export function spellOutLoneGreek(text: string): string {
+  return text.replace(LONE_GREEK, (ch) => GREEK_NAMES[ch] ?? ch);
+}
+
+/** Hyphens that join the parts of one name ("GATA-3", "COVID-19"); not the dashes of ranges ("10–20"). */
+function isHyphen(cp: number): boolean {
+  return cp === 0x2d || cp === 0x2010 || cp === 0x2011;
+}
+
+/** The letter and digit runs of a word ("gata3" → gata, 3), or [] when it has only one. */
+function alnumParts(word: string): string[] {
+  const parts = word.match(/\p{N}+|[^\p{N}]+/gu) ?? [];
+  return parts.length > 1 ? parts : [];
+}
+
 /**
  * The text every store's keyword index sees (LanceDB column and Weaviate property `keyword_text`), and the query text the
  * keyword side searches with: NFKC, lower case, Latin words kept whole (the index's tokenizer
  * stems them), Hangul/CJK runs turned into overlapping character bigrams with inner whitespace
  * removed (a one-character run stays a unigram). Applying the same function to documents and
  * queries is what makes Korean matching robust to spacing and particles.
+ *
+ * Names written in several ways match each other: a word mixing letters and digits adds its
+ * letter and digit runs ("gata3" → gata3 gata 3), a hyphenated name of letters and digits adds
+ * its parts joined ("gata-3" → gata 3 gata3, "covid-19" → covid 19 covid19; not "20-40"), and a
+ * Greek letter standing alone in Latin text is spelled out ("tnf-α" → tnf alpha, as "TNF-alpha").
  */
 export function keywordText(text: string): string {
-  const normalised = text.normalize('NFKC').toLowerCase();
+  const normalised = spellOutLoneGreek(text.normalize('NFKC').toLowerCase());
   const terms: string[] = [];
   let word = '';
+  // The hyphen-joined words of the current name, and whether the last character was its hyphen.
+  let chain: string[] = [];
+  let afterHyphen = false;
   // The current spaceless run: its last character, and whether it is still one character long.
   let runLast: string | null = null;
   let runSingle = false;
@@ -48,14 +86,27 @@ export function keywordText(text: string): string {
     runLast = null;
   };
   const endWord = (): void => {
-    if (word) terms.push(word);
+    if (word) {
+      terms.push(word);
+      terms.push(...alnumParts(word));
+      chain.push(word);
+    }
     word = '';
+  };
+  const endChain = (): void => {
+    endWord();
+    // Only names of letters and digits: joining plain words ("cookie-header") lowered SciFact
+    // train, and a range of numbers ("20-40") is no name.
+    const joined = chain.join('');
+    if (chain.length > 1 && /\p{N}/u.test(joined) && /[^\p{N}]/u.test(joined)) terms.push(joined);
+    chain = [];
+    afterHyphen = false;
   };
 
   for (const ch of normalised) {
     const cp = ch.codePointAt(0) as number;
     if (isSpaceless(cp)) {
-      endWord();
+      endChain();
       if (runLast === null) {
         runSingle = true;
       } else {
@@ -66,16 +117,42 @@ export function keywordText(text: string): string {
     } else if (isSpace(cp, ch)) {
       // Whitespace ends a Latin word but not a spaceless run: the run resumes if the next
       // non-space character is spaceless too.
-      endWord();
+      endChain();
     } else if (isWordChar(cp, ch)) {
       endRun();
+      afterHyphen = false;
       word += ch;
-    } else {
+    } else if (isHyphen(cp) && word !== '' && !afterHyphen) {
       endWord();
+      endRun();
+      afterHyphen = true;
+    } else {
+      endChain();
       endRun();
     }
   }
-  endWord();
+  endChain();
   endRun();
   return terms.join(' ');
+}
+
+/**
+ * How many times a chunk's section heading is written before its embedding text in the keyword
+ * text ({@link chunkKeywordText}), on top of the once the breadcrumb already gives it: BM25F's
+ * title weight, approximated by repetition, so a query word in the heading counts about four
+ * times as much as in the body (the heading's terms also make the chunk a little longer). SciFact
+ * train, heading = title, keyword nDCG@10: 0 extra 0.707, 1 extra 0.711, 2 extra 0.713,
+ * 3 extra 0.715, 5 extra 0.712.
+ */
+export const HEADING_REPEATS = 3;
+
+/**
+ * The keyword text a store indexes for a chunk: {@link keywordText} of its section heading,
+ * {@link HEADING_REPEATS} times, then of its embedding text (breadcrumb + body). Both stores call
+ * this, so LanceDB's `keyword_text` column and Weaviate's `keyword_text` property stay the same.
+ */
+export function chunkKeywordText(chunk: { section: string; embedding_text: string }): string {
+  const heading = keywordText(chunk.section);
+  const text = keywordText(chunk.embedding_text);
+  return heading === '' ? text : `${`${heading} `.repeat(HEADING_REPEATS)}${text}`;
 }

@@ -317,6 +317,17 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         expect(new Set(names(particle.map((h) => h.chunk)))).toEqual(new Set(['a1', 'a2']));
       });
 
+      it('keyword side: a word in the section heading weighs more than in the body; "GATA-3" ≡ "GATA3"', async () => {
+        // Without the heading's weight the body chunk (each word twice, as short) would win.
+        const inHeading = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'GATA-3 expression', index: 3, body: 'Stem cells divide rarely and renew the blood for a whole life.', vector: [0, 0, 1, 1] });
+        const inBody = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'results', index: 4, body: 'GATA3 expression in stem cells; GATA3 expression falls with age.', vector: [0, 1, 1, 0] });
+        await store.upsertChunks([inHeading, inBody]);
+        for (const q of ['GATA3 expression', 'gata-3 expression']) {
+          const hits = await store.hybrid({ text: q, vector: [0, 0, 0, 1], alpha: 0, limit: 10 });
+          expect(ids(hits).slice(0, 2), q).toEqual([inHeading.chunk_id, inBody.chunk_id]);
+        }
+      });
+
       it('withVectors returns the stored vector of every hit (keyword-only hits too); without it, none', async () => {
         for (const alpha of [0, 0.5, 1]) {
           const hits = await store.hybrid({ text, vector, alpha, limit: 10, withVectors: true });

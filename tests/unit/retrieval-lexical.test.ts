@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseQuery, createPreparedTextCache, koreanQueryStem, lexicalScores, matchForm, prepareText, stemWord } from '../../shared/retrieval/lexical-match.ts';
+import { LEXICAL_HEADING_WEIGHT, analyseQuery, createPreparedTextCache, headedLexicalScores, koreanQueryStem, lexicalScores, matchForm, prepareText, stemWord } from '../../shared/retrieval/lexical-match.ts';
 import { createLexicalReranker } from '../../shared/retrieval/lexical-reranker.ts';
 
 const score = (q: string, texts: string[]) => lexicalScores(analyseQuery(q), texts);
@@ -8,6 +8,11 @@ describe('matchForm and query analysis', () => {
   it('folds width, case, punctuation and the spaces inside Hangul runs and article references', () => {
     expect(matchForm('출산 장려금은, ＴＬＳ 1.3!')).toBe('출산장려금은 tls 1 3');
     expect(matchForm('제 2 조(정의)')).toBe('제2조정의');
+  });
+
+  it('spells out a lone Greek letter in passages and queries alike', () => {
+    expect(matchForm('TNF-α, β-cells')).toBe('tnf alpha beta cells');
+    expect(score('TNF alpha', ['levels of TNF-α rose'])[0]?.coverage).toBe(1);
   });
 
   it('plural fold', () => {
@@ -154,5 +159,38 @@ describe('createPreparedTextCache', () => {
     const again = prepare('beta text');
     expect(again).not.toBe(b);
     expect(again).toEqual(prepareText('beta text'));
+  });
+});
+
+describe('headedLexicalScores', () => {
+  const query = analyseQuery('parental leave policy');
+  const passages = [
+    // The same text: only the headings tell them apart.
+    { text: 'The policy grants weeks of parental leave.', heading: 'Parental leave policy' },
+    { text: 'The policy grants weeks of parental leave.', heading: 'Benefits' },
+  ];
+
+  it('lifts a passage whose heading covers the query toward 1, BM25F-style; never lowers one', () => {
+    const [titled, other] = headedLexicalScores(query, passages);
+    const plain = lexicalScores(query, passages.map((p) => p.text)).map((s) => s.score);
+    const base = plain[0] as number;
+    expect(base).toBeLessThan(1);
+    expect(titled).toBeCloseTo(base + LEXICAL_HEADING_WEIGHT * (1 - base), 9);
+    // "Benefits" holds no query word: the plain score, as the validator's threshold expects.
+    expect(other).toBe(plain[1]);
+    expect(titled).toBeLessThanOrEqual(1);
+  });
+
+  it('without any heading, is the plain lexical score', () => {
+    const bare = passages.map((p) => ({ text: p.text }));
+    expect(headedLexicalScores(query, bare)).toEqual(lexicalScores(query, bare.map((p) => p.text)).map((s) => s.score));
+  });
+
+  it('the reranker puts the passage whose heading matches first (plain scores tie: input order)', async () => {
+    const ranked = await createLexicalReranker().rerank('parental leave policy', [
+      { id: 'other', ...passages[1]! },
+      { id: 'titled', ...passages[0]! },
+    ]);
+    expect(ranked.map((r) => r.id)).toEqual(['titled', 'other']);
   });
 });

@@ -2,7 +2,7 @@ import { makeArrowTable } from '@lancedb/lancedb';
 import { DateDay, Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8, type DataType, type Table } from 'apache-arrow';
 import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
-import { keywordText } from '../keyword-text.ts';
+import { chunkKeywordText } from '../keyword-text.ts';
 
 /*
  * Column decisions (LanceDB tables `documents` and `chunks`):
@@ -152,8 +152,8 @@ export function chunkToRow(chunk: StoredChunk): Record<string, unknown> {
     lang: chunk.lang,
     created_at: new Date(chunk.created_at),
     updated_at: new Date(chunk.updated_at),
-    // Breadcrumb + body: a heading word ("지원대상") should find every chunk under it.
-    [FTS_COLUMN]: keywordText(chunk.embedding_text),
+    // Heading (weighted) + breadcrumb + body: a heading word ("지원대상") should find every chunk under it.
+    [FTS_COLUMN]: chunkKeywordText(chunk),
   };
   // Through rowToChunk, so the payload says exactly what reading the columns would.
   row[PAYLOAD_COLUMN] = encodePayload(rowToChunk(row));

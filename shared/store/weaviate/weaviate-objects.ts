@@ -9,7 +9,7 @@ import type { WeaviateField } from 'weaviate-client';
 import { uuid5Of } from '../../domain/ids.ts';
 import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { FacetName, FacetValueVector } from '../facet-values.ts';
-import { keywordText } from '../keyword-text.ts';
+import { chunkKeywordText } from '../keyword-text.ts';
 import { CHUNK_FIELDS } from '../validation.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { KEYWORD_PROPERTY } from './weaviate-schema.ts';
@@ -62,7 +62,7 @@ const int = (v: unknown): number => Number(v ?? 0);
 export function chunkToProperties(c: StoredChunkWithoutVector): Properties {
   return withoutNulls({
     chunk_id: c.chunk_id, doc_id: c.doc_id, version: c.version, section: c.section, section_path: c.section_path,
-    body: c.body, embedding_text: c.embedding_text, [KEYWORD_PROPERTY]: keywordText(c.embedding_text),
+    body: c.body, embedding_text: c.embedding_text, [KEYWORD_PROPERTY]: chunkKeywordText(c),
     page_start: c.page_start, page_end: c.page_end, chunk_index: c.chunk_index, total_chunks: c.total_chunks, token_count: c.token_count,
     entities: c.entities, valid_from: c.valid_from && dayToInstant(c.valid_from), valid_to: c.valid_to && dayToInstant(c.valid_to),
     doc_type: c.doc_type, jurisdiction: c.jurisdiction, lang: c.lang, created_at: c.created_at, updated_at: c.updated_at,

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { HEADING_REPEATS, chunkKeywordText, keywordText, spellOutLoneGreek } from '../../shared/store/keyword-text.ts';
+
+const terms = (text: string) => new Set(keywordText(text).split(' '));
+
+describe('keywordText: one name, several spellings', () => {
+  it('a word of letters and digits adds its runs; a hyphenated name with a digit adds its parts joined', () => {
+    expect(keywordText('GATA3')).toBe('gata3 gata 3');
+    expect(keywordText('GATA-3')).toBe('gata 3 gata3');
+    expect(terms('GATA-3')).toEqual(terms('GATA3'));
+    expect(keywordText('COVID-19 and 10-K')).toBe('covid 19 covid19 and 10 k 10k');
+  });
+
+  it('plain hyphenated words, dashes and ranges are not joined', () => {
+    expect(keywordText('Cookie-Header')).toBe('cookie header');
+    expect(keywordText('10–20 20-40 x--y a- b')).toBe('10 20 20 40 x y a b');
+  });
+
+  it('spells out a Greek letter standing alone in Latin text, not a Greek word', () => {
+    expect(keywordText('TNF-α and β-cells, IFNγ')).toBe(keywordText('TNF-alpha and beta-cells, IFNgamma'));
+    expect(spellOutLoneGreek('λόγος α')).toBe('λόγος alpha');
+  });
+
+  it('leaves Korean as before: spacing-independent bigrams, article numbers apart', () => {
+    expect(keywordText('출산 장려금')).toBe('출산 산장 장려 려금');
+    expect(keywordText('제3조(지원 대상)')).toBe('제 3 조 지원 원대 대상');
+  });
+});
+
+describe('chunkKeywordText', () => {
+  it('writes the heading HEADING_REPEATS times before the embedding text', () => {
+    const text = chunkKeywordText({ section: 'Remote work', embedding_text: 'Remote work\nApply in the portal.' });
+    expect(text).toBe(`${'remote work '.repeat(HEADING_REPEATS)}remote work apply in the portal`);
+    expect(chunkKeywordText({ section: '', embedding_text: 'Body only.' })).toBe('body only');
+  });
+});

@@ -51,7 +51,7 @@ const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
 /**
  * Generates, embeds and writes `chunks` chunks, then builds every facet's value vectors.
- * `ensureSchema` must have been called with the embedder's dimension.
+ * `ensureSchema` must have been called with the embedder's dimension and model.
  */
 export async function loadSyntheticCorpus(opts: LoadOptions): Promise<LoadFigures> {
   const writeBatch = opts.writeBatch ?? 25_000;

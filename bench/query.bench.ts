@@ -149,7 +149,7 @@ export async function queryBench(opts: QueryBenchOptions): Promise<QueryBenchRes
       const config: Config = loadConfig({ ...process.env, ...env });
       const ports = await createPorts(config);
       try {
-        await ports.store.ensureSchema({ dimension: ports.embedder.dimension });
+        await ports.store.ensureSchema({ dimension: ports.embedder.dimension, model: ports.embedder.model });
         result.dimension = ports.embedder.dimension;
         result.embedder = ports.embedder.model;
         opts.log(`[${size}] loading ${size} chunks…`);

@@ -173,7 +173,7 @@ export async function prepareEvaluation(opts: PrepareOptions): Promise<PreparedE
   };
   try {
     store = await createVectorStore({ kind: 'lancedb', dir });
-    await store.ensureSchema({ dimension: opts.embedder.dimension });
+    await store.ensureSchema({ dimension: opts.embedder.dimension, model: opts.embedder.model });
     const ids = createDocIdMap();
     const tIndex = performance.now();
     const indexed = await indexCorpus(data.corpus, {

@@ -36,7 +36,7 @@ export interface IndexCorpusResult {
 
 /**
  * Embeds and writes a corpus through the VectorStore port, one chunk per document, in batches.
- * `ensureSchema` must have been called with the embedder's dimension.
+ * `ensureSchema` must have been called with the embedder's dimension and model.
  *
  * @throws whatever the embedder or the store throws (`EMBEDDER_UNAVAILABLE`, `STORE_REJECTED`…).
  */

@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'ARTIFACT_MISSING'
   | 'EMBEDDING_QUALITY'
   | 'DIMENSION_MISMATCH'
+  /** The vector store was written by another embedder (model) than this process embeds with. */
+  | 'EMBEDDER_MISMATCH'
   | 'EMBEDDER_UNAVAILABLE'
   | 'RERANKER_UNAVAILABLE'
   | 'LLM_UNAVAILABLE'

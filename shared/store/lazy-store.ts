@@ -25,6 +25,7 @@ export function createLazyVectorStore(open: () => Promise<VectorStore>): VectorS
     },
     ensureSchema: async (opts) => (await store()).ensureSchema(opts),
     dimension: async () => (await store()).dimension(),
+    embedderRecord: async () => (await store()).embedderRecord(),
     upsertDocuments: async (docs) => (await store()).upsertDocuments(docs),
     upsertChunks: async (chunks) => (await store()).upsertChunks(chunks),
     deleteByDoc: async (docId, opts) => (await store()).deleteByDoc(docId, opts),

@@ -28,6 +28,16 @@ export type StoredChunkWithoutVector = z.infer<typeof StoredChunkWithoutVector>;
 /** A chunk as written to and read from the store. Reads return the vector as a Float32Array. */
 export type StoredChunk = StoredChunkWithoutVector & { vector: number[] | Float32Array };
 
+/**
+ * The embedder a store's vectors come from, as recorded when its schema was created (vectors of
+ * two embedders are not comparable, even of one dimension: see embedder-record.ts).
+ */
+export interface EmbedderRecord {
+  /** `Embedder.model`, e.g. `quarry-hash-v2/d384/...` or `text-embedding-3-small`. */
+  model: string;
+  dimension: number;
+}
+
 /** A hybrid (keyword + vector) query. */
 export interface HybridQuery {
   /** Keyword side input; blank text means the keyword side finds nothing. */
@@ -116,17 +126,26 @@ export interface MaintenanceReport {
  * Errors: `RetryableError('STORE_UNAVAILABLE')` for what may pass (I/O, commit conflicts that
  * outlived the adapter's own retries), `PermanentError('STORE_REJECTED')` for what will not
  * (writing before `ensureSchema`, data the store refuses), `PermanentError('DIMENSION_MISMATCH')`
- * for vectors of the wrong length and `PermanentError('INVALID_PAYLOAD')` for a malformed filter.
+ * for vectors of the wrong length, `PermanentError('EMBEDDER_MISMATCH')` for another embedder and `PermanentError('INVALID_PAYLOAD')` for a malformed filter.
  */
 export interface VectorStore {
   /**
    * Creates the Document, Chunk and FacetValueVector collections and their indexes if missing
    * (a store made before a collection existed gains it here). Idempotent.
+   * Records `model` (the embedder that writes the vectors, `Embedder.model`) when it creates the
+   * store, or when a store made before records existed holds no chunk yet; one that already holds
+   * chunks stays without a record (see {@link VectorStore.embedderRecord}).
    * @throws PermanentError `DIMENSION_MISMATCH` when the store exists with another dimension.
+   * @throws PermanentError `EMBEDDER_MISMATCH` when the store recorded another model.
    */
-  ensureSchema(opts: { dimension: number }): Promise<void>;
+  ensureSchema(opts: { dimension: number; model: string }): Promise<void>;
   /** Vector dimension of the existing store, or null before `ensureSchema`. */
   dimension(): Promise<number | null>;
+  /**
+   * The embedder recorded by `ensureSchema`, or null before it and for a store made before
+   * records existed that already held chunks then (its embedder is unknown).
+   */
+  embedderRecord(): Promise<EmbedderRecord | null>;
   /** Inserts or replaces documents by `doc_id`. */
   upsertDocuments(docs: DocumentRecord[]): Promise<void>;
   /**

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
 import { and, eq, isIn, type Filter } from '../../shared/store/filter.ts';
 import type { ChunkField, FacetName, FacetValueVector, ScannedChunk, VectorStore } from '../../shared/store/vector-store.ts';
-import { DIM, DOC_A, DOC_B, corpus, documents } from './store-fixtures.ts';
+import { DIM, MODEL, DOC_A, DOC_B, corpus, documents } from './store-fixtures.ts';
 
 /** Expects `promise` to reject with a PermanentError of `code`. */
 async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
@@ -55,7 +55,7 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
     });
 
     it('upserts are idempotent on (facet, value) and round-trip every field, sorted by facet then value', async () => {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       const rows = [
         facetRow('section', '지원 대상', [0.6, 0.8, 0, 0], { aliases: ['지원대상'], description: '이 값은 지원 대상을 뜻하는 절 제목이다.', sample_count: 7 }),
         facetRow('section', 'eligibility', [1, 0, 0, 0], { aliases: ['Eligibility'] }),
@@ -86,7 +86,7 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
     });
 
     it('rejects wrong dimensions, unknown facets and malformed rows', async () => {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       await rejectsWith(store.upsertFacetValues([facetRow('section', 'x', [1, 0, 0])]), 'DIMENSION_MISMATCH');
       await rejectsWith(store.upsertFacetValues([facetRow('color' as FacetName, 'red', [1, 0, 0, 0])]), 'STORE_REJECTED');
       await rejectsWith(store.upsertFacetValues([facetRow('section', '', [1, 0, 0, 0])]), 'STORE_REJECTED');
@@ -97,7 +97,7 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
     });
 
     it('replaceFacetValues makes the rows the whole facet: stale values go, other facets stay', async () => {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       await store.upsertFacetValues([
         facetRow('section', 'eligibility', [1, 0, 0, 0]),
         facetRow('section', 'scope', [0, 1, 0, 0]),
@@ -118,7 +118,7 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
     });
 
     it('many stale values go in one replace; concurrent upserts of different facets all land', async () => {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       const many = Array.from({ length: 1203 }, (_, i) => facetRow('section', `heading ${i}`, [1, i, 0, 1]));
       await store.upsertFacetValues(many);
       expect(await store.replaceFacetValues('section', many.slice(0, 3))).toEqual({ deleted: 1200 });
@@ -146,7 +146,7 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
     });
 
     it('streams every matching chunk with exactly the asked fields', async () => {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       await store.upsertDocuments(Object.values(documents()));
       await store.upsertChunks(Object.values(c));
       const all = await collect(store, ['chunk_id', 'doc_id', 'section', 'doc_type', 'lang', 'jurisdiction']);
@@ -163,7 +163,7 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
     });
 
     it('can be left early, and rejects unknown fields and malformed filters', async () => {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       await store.upsertChunks(Object.values(c));
       let seen = 0;
       for await (const _row of store.scanChunks({ fields: ['chunk_id'] })) {

@@ -5,7 +5,7 @@ import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts'
 import { CHUNKS_TABLE, DOCUMENTS_TABLE } from '../../shared/store/lancedb/schema.ts';
 import type { StoredChunk } from '../../shared/store/vector-store.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
-import { DIM, DOC_B, VERSION, documents, makeChunk } from './store-fixtures.ts';
+import { DIM, MODEL, DOC_B, VERSION, documents, makeChunk } from './store-fixtures.ts';
 
 const tempDir = tempDirs('quarry-lancedb-group-');
 
@@ -38,7 +38,7 @@ describe('lancedb group commit', () => {
   it("several documents' chunk upserts made while the store is busy land as one commit, and every caller sees its own rows", async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(callerChunks(0)); // the full-text index exists from here on
     const callers = [1, 2, 3, 4, 5, 6].map((c) => callerChunks(c));
     // A write holding the lock (as an index refresh would) while the six upserts arrive.
@@ -63,7 +63,7 @@ describe('lancedb group commit', () => {
   it('document rows of concurrent callers land as one commit', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const base = documents().b;
     const docs = [1, 2, 3, 4, 5].map((n) => ({ ...base, doc_id: `batched-doc-${n}-0001` }));
     const busy = store.optimize();
@@ -77,7 +77,7 @@ describe('lancedb group commit', () => {
 
   it("a bad row fails only its own caller, with a clear error; the other callers' rows land", async () => {
     const store = await createLanceDbStore({ dir: tempDir() });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const good = [callerChunks(1), callerChunks(2)];
     const bad = callerChunks(3).map((c, i) => (i === 1 ? { ...c, vector: [1, 2, 3] } : c));
     const busy = store.optimize().catch(() => undefined);

@@ -4,6 +4,8 @@ import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/keyword-text.ts';
 import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts';
+import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
+import { META_TABLE } from '../../shared/store/lancedb/embedder-table.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
 import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
@@ -11,7 +13,7 @@ import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/v
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
-import { DIM, DOC_A, DOC_B, VERSION, corpus, documents, makeChunk } from './store-fixtures.ts';
+import { DIM, MODEL, OTHER_MODEL, DOC_A, DOC_B, VERSION, corpus, documents, makeChunk } from './store-fixtures.ts';
 import { runVectorStoreContract } from './vector-store.contract.ts';
 
 const tempDir = tempDirs('quarry-lancedb-');
@@ -41,7 +43,7 @@ describe('lancedb adapter specifics', () => {
   it('every written row is in the full-text index when the upsert returns, so fresh rows are never cut off', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, candidateFloor: 5 });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(120, 'early'));
     expect(await unindexedRows(dir)).toBe(0);
     // Older indexed rows match the query too; the fresh, best-matching row must still come first
@@ -60,7 +62,7 @@ describe('lancedb adapter specifics', () => {
 
   it('filters are pre-filters on both sides (a selective filter still fills the limit)', async () => {
     const store = await createLanceDbStore({ dir: tempDir(), candidateFloor: 3 });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const noise = Array.from({ length: 200 }, (_, i) =>
       makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'noise', body: `cookie cookie cookie ${i}`, vector: [0, 0, 1, 0] }),
     );
@@ -79,7 +81,7 @@ describe('lancedb adapter specifics', () => {
   it('optimize() can run at any time and keeps every row searchable', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(5, 'x'));
     await store.optimize();
     await store.optimize();
@@ -91,7 +93,7 @@ describe('lancedb adapter specifics', () => {
   it('maintain() indexes the vectors once the store is large enough, and rebuilds an index writes have fragmented', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 2 } });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const spread = (n: number, tag: string) =>
       Array.from({ length: n }, (_, i) => makeChunk({ doc: DOC_B, version: VERSION.b1, section: tag, body: `${tag} passage ${i}`, vector: [Math.cos(i), Math.sin(i), (i % 7) / 7, 1] }));
     await store.upsertChunks(spread(200, 'a'));
@@ -129,7 +131,7 @@ describe('lancedb adapter specifics', () => {
   it('maintain() rebuilds a vector index an older Quarry built with a weaker graph', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 8 } });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(Array.from({ length: 320 }, (_, i) => makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'old', body: `old passage ${i}`, vector: [Math.cos(i), Math.sin(i), 1, 0] })));
     const withTable = async <T>(fn: (table: lancedb.Table) => Promise<T>): Promise<T> => {
       const db = await lancedb.connect(dir);
@@ -154,7 +156,7 @@ describe('lancedb adapter specifics', () => {
   it('filters read the scalar indexes; a narrow filter is scanned exactly, a wide one goes through the vector index', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 2 }, flatSearchCutoff: 100 });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const rows = (n: number, doc: typeof DOC_A | typeof DOC_B, version: string, section: string) =>
       Array.from({ length: n }, (_, i) => makeChunk({ doc, version, section, body: `${section} passage ${i}`, vector: [Math.cos(i), Math.sin(i), 1, 0] }));
     // DOC_A's chunks are Korean, DOC_B's English.
@@ -187,7 +189,7 @@ describe('lancedb adapter specifics', () => {
     const dir = tempDir();
     const q = { text: '출산 장려금 passage', vector: [1, 0.5, 0, 1], alpha: 0.5, limit: 10, withVectors: true };
     const first = await createLanceDbStore({ dir });
-    await first.ensureSchema({ dimension: DIM });
+    await first.ensureSchema({ dimension: DIM, model: MODEL });
     await first.upsertChunks([...Object.values(corpus()), ...manyChunks(5, 'p')]);
     const before = await first.hybrid(q);
     await first.close();
@@ -199,7 +201,7 @@ describe('lancedb adapter specifics', () => {
     expect((await table.listIndices()).map((i) => i.name).sort()).toEqual([FTS_INDEX, 'chunk_id_idx'].sort());
 
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await table.checkoutLatest();
     expect((await table.listIndices()).map((i) => i.name)).toEqual(expect.arrayContaining(SCALAR_INDEXES.map((i) => i.name)));
     expect(await table.countRows(`${PAYLOAD_COLUMN} IS NULL`)).toBe(11);
@@ -223,7 +225,7 @@ describe('lancedb adapter specifics', () => {
   it('a documents table made before profiles gains the profile column; old rows read without a profile, new ones with', async () => {
     const dir = tempDir();
     const first = await createLanceDbStore({ dir });
-    await first.ensureSchema({ dimension: DIM });
+    await first.ensureSchema({ dimension: DIM, model: MODEL });
     const { a, b } = documents();
     const { profile: _profile, ...bWithout } = b;
     await first.upsertDocuments([a, bWithout]);
@@ -234,7 +236,7 @@ describe('lancedb adapter specifics', () => {
     expect((await table.schema()).fields.map((f) => f.name)).not.toContain(PROFILE_COLUMN);
 
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await table.checkoutLatest();
     expect((await table.schema()).fields.map((f) => f.name)).toContain(PROFILE_COLUMN);
     expect(await store.getDocument(DOC_B)).toEqual(bWithout);
@@ -248,7 +250,7 @@ describe('lancedb adapter specifics', () => {
   it('documents are looked up through a doc_id index; maintain() compacts what one upsert per document adds and indexes it', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const { a, b } = documents();
     for (const doc of [a, b, { ...a, doc_id: 'third-doc-0003', title: 'Third' }]) await store.upsertDocuments([doc]);
     const db = await lancedb.connect(dir);
@@ -268,7 +270,7 @@ describe('lancedb adapter specifics', () => {
 
   it('searches remember rows per table version: a caller cannot change what the next search returns, a write can', async () => {
     const store = await createLanceDbStore({ dir: tempDir() });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const chunks = Object.values(corpus());
     await store.upsertChunks(chunks);
     const q = { text: '출산 장려금', vector: [1, 0.5, 0, 1], alpha: 0.5, limit: 5, withVectors: true };
@@ -290,7 +292,7 @@ describe('lancedb adapter specifics', () => {
   it('a compaction between a search and its row reads moves every row: the search runs again and loses nothing', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     // Three writes, three fragments; the compaction below merges them, so every row moves.
     for (const tag of ['a', 'b', 'c']) await store.upsertChunks(manyChunks(40, tag));
     const q = { text: 'passage 출산 장려금', vector: [1, 3, 0, 1], alpha: 0.5, limit: 30 };
@@ -334,7 +336,7 @@ describe('lancedb adapter specifics', () => {
     const a = await createVectorStore({ kind: 'lancedb', dir });
     const b = await createVectorStore({ kind: 'lancedb', dir });
     expect(await b.dimension()).toBeNull();
-    await a.ensureSchema({ dimension: DIM });
+    await a.ensureSchema({ dimension: DIM, model: MODEL });
     expect(await b.dimension()).toBe(DIM);
     await a.upsertChunks(Object.values(corpus()));
     expect(await b.countChunks()).toBe(6);
@@ -357,7 +359,7 @@ describe('lancedb adapter specifics', () => {
   it('a store made before facet_values existed gains it on ensureSchema; other instances see facet writes', async () => {
     const dir = tempDir();
     const old = await createLanceDbStore({ dir });
-    await old.ensureSchema({ dimension: DIM });
+    await old.ensureSchema({ dimension: DIM, model: MODEL });
     await old.upsertChunks(Object.values(corpus()));
     await old.close();
     const db = await lancedb.connect(dir);
@@ -369,12 +371,64 @@ describe('lancedb adapter specifics', () => {
     expect(await a.listFacetValues()).toEqual([]);
     const row = { facet: 'lang' as const, value: 'ko', aliases: [], description: 'd', sample_count: 3, updated_at: '2025-01-01T00:00:00.000Z', vector: [0, 1, 0, 0] };
     expect(await a.upsertFacetValues([row]).catch((e: unknown) => (e as PermanentError).code)).toBe('STORE_REJECTED');
-    await a.ensureSchema({ dimension: DIM });
+    await a.ensureSchema({ dimension: DIM, model: MODEL });
     await a.upsertFacetValues([row]);
     expect((await b.listFacetValues('lang')).map((r) => r.value)).toEqual(['ko']);
     expect(await b.countChunks()).toBe(6);
     await a.close();
     await b.close();
+  });
+
+  it('records the embedder in store_meta: another instance reopens with it, refuses another, and the record survives optimize()', async () => {
+    const dir = tempDir();
+    const first = await createLanceDbStore({ dir });
+    await first.ensureSchema({ dimension: DIM, model: MODEL });
+    await first.upsertChunks(Object.values(corpus()));
+    await first.optimize();
+    await first.close();
+    const again = await createLanceDbStore({ dir });
+    expect(await again.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+    await again.ensureSchema({ dimension: DIM, model: MODEL });
+    const err = await again.ensureSchema({ dimension: DIM, model: OTHER_MODEL }).catch((e: unknown) => e as PermanentError);
+    expect(err).toMatchObject({ code: 'EMBEDDER_MISMATCH' });
+    expect((err as PermanentError).message).toContain(`LanceDB at ${dir}`);
+    expect(await again.countChunks()).toBe(6);
+    await again.close();
+  });
+
+  it('a store made before the record: empty, it records the model; holding chunks, it stays unknown and searches warn once', async () => {
+    const dropMeta = async (dir: string) => {
+      const db = await lancedb.connect(dir);
+      await db.dropTable(META_TABLE);
+      db.close();
+    };
+    const emptyDir = tempDir();
+    const empty = await createLanceDbStore({ dir: emptyDir });
+    await empty.ensureSchema({ dimension: DIM, model: OTHER_MODEL });
+    await empty.close();
+    await dropMeta(emptyDir);
+    const emptyAgain = await createLanceDbStore({ dir: emptyDir });
+    expect(await emptyAgain.embedderRecord()).toBeNull();
+    await emptyAgain.ensureSchema({ dimension: DIM, model: MODEL });
+    expect(await emptyAgain.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+    await emptyAgain.close();
+
+    const dir = tempDir();
+    const old = await createLanceDbStore({ dir });
+    await old.ensureSchema({ dimension: DIM, model: OTHER_MODEL });
+    await old.upsertChunks(Object.values(corpus()));
+    await old.close();
+    await dropMeta(dir);
+    const legacy = await createLanceDbStore({ dir });
+    await legacy.ensureSchema({ dimension: DIM, model: MODEL });
+    expect(await legacy.embedderRecord()).toBeNull();
+    const warnings: string[] = [];
+    const checked = withEmbedderCheck(legacy, { model: MODEL, where: dir, warn: (m) => warnings.push(m) });
+    await checked.hybrid({ text: 'cookie', vector: [0, 0, 1, 0], alpha: 0.5, limit: 3 });
+    await checked.hybrid({ text: 'cookie', vector: [0, 0, 1, 0], alpha: 0.5, limit: 3 });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^STORE_EMBEDDER_UNKNOWN: .*test-embedder\/d4.*--force/);
+    await legacy.close();
   });
 
   it('a closed store refuses work', async () => {

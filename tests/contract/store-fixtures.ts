@@ -3,6 +3,10 @@ import type { StoredChunk } from '../../shared/store/vector-store.ts';
 
 /** Dimension of the hand-made vectors below: small enough to reason about cosines by hand. */
 export const DIM = 4;
+/** The embedder model name stores under test are created with. */
+export const MODEL = 'test-embedder/d4';
+/** Another embedder of the same dimension (as hash v1 and v2 are). */
+export const OTHER_MODEL = 'other-embedder/d4';
 
 export const VERSION = {
   a1: sha256Hex('doc-a v1'),

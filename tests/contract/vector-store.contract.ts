@@ -3,9 +3,10 @@ import { PermanentError } from '../../shared/errors.ts';
 import {
   and, containsAny, eq, isIn, isNull, or, range, temporalClamp, type Filter,
 } from '../../shared/store/filter.ts';
+import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import type { HybridHit, StoredChunk, VectorStore } from '../../shared/store/vector-store.ts';
 import { runFacetValuesContract } from './facet-values.contract.ts';
-import { DIM, DOC_A, DOC_B, VERSION, corpus, cosine, documents, makeChunk } from './store-fixtures.ts';
+import { DIM, MODEL, OTHER_MODEL, DOC_A, DOC_B, VERSION, corpus, cosine, documents, makeChunk } from './store-fixtures.ts';
 
 type Corpus = ReturnType<typeof corpus>;
 
@@ -47,7 +48,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
     });
 
     async function seed(): Promise<void> {
-      await store.ensureSchema({ dimension: DIM });
+      await store.ensureSchema({ dimension: DIM, model: MODEL });
       const d = documents();
       await store.upsertDocuments([d.a, d.b]);
       await store.upsertChunks(Object.values(c));
@@ -64,11 +65,39 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
       });
 
       it('ensureSchema is idempotent and refuses another dimension', async () => {
-        await store.ensureSchema({ dimension: DIM });
-        await store.ensureSchema({ dimension: DIM });
+        await store.ensureSchema({ dimension: DIM, model: MODEL });
+        await store.ensureSchema({ dimension: DIM, model: MODEL });
         expect(await store.dimension()).toBe(DIM);
-        await rejectsWith(store.ensureSchema({ dimension: DIM * 2 }), 'DIMENSION_MISMATCH');
+        await rejectsWith(store.ensureSchema({ dimension: DIM * 2, model: MODEL }), 'DIMENSION_MISMATCH');
         expect(await store.dimension()).toBe(DIM);
+      });
+
+      it('records the embedder on creation, reopens with it and refuses another one naming both', async () => {
+        expect(await store.embedderRecord()).toBeNull();
+        await store.ensureSchema({ dimension: DIM, model: MODEL });
+        expect(await store.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+        await store.ensureSchema({ dimension: DIM, model: MODEL });
+        const err = await store.ensureSchema({ dimension: DIM, model: OTHER_MODEL }).then(() => null, (e: unknown) => e);
+        expect(err).toBeInstanceOf(PermanentError);
+        expect((err as PermanentError).code).toBe('EMBEDDER_MISMATCH');
+        expect((err as PermanentError).message).toContain(MODEL);
+        expect((err as PermanentError).message).toContain(OTHER_MODEL);
+        expect((err as PermanentError).message).toMatch(/--force/);
+        expect(await store.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+        await rejectsWith(store.ensureSchema({ dimension: DIM, model: '' }), 'STORE_REJECTED');
+      });
+
+      it('searches through withEmbedderCheck fail with EMBEDDER_MISMATCH for another embedder', async () => {
+        await seed();
+        const warnings: string[] = [];
+        const warn = (m: string) => warnings.push(m);
+        const other = withEmbedderCheck(store, { model: OTHER_MODEL, where: 'the test store', warn });
+        await rejectsWith(other.hybrid({ text: 'cookie', vector: [0, 0, 1, 0], alpha: 0.5, limit: 5 }), 'EMBEDDER_MISMATCH');
+        await rejectsWith(other.hybrid({ text: 'cookie', vector: [0, 0, 1, 0], alpha: 0.5, limit: 5 }), 'EMBEDDER_MISMATCH');
+        expect(await other.countChunks()).toBe(6);
+        const same = withEmbedderCheck(store, { model: MODEL, where: 'the test store', warn });
+        expect((await same.hybrid({ text: 'cookie', vector: [0, 0, 1, 0], alpha: 0.5, limit: 5 })).length).toBeGreaterThan(0);
+        expect(warnings).toEqual([]);
       });
 
       it('rejects vectors of the wrong length, on write and on query', async () => {
@@ -123,7 +152,7 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
       });
 
       it('concurrent upserts from one process all land', async () => {
-        await store.ensureSchema({ dimension: DIM });
+        await store.ensureSchema({ dimension: DIM, model: MODEL });
         const batches = Array.from({ length: 6 }, (_, b) =>
           Array.from({ length: 20 }, (_, i) =>
             makeChunk({ doc: DOC_B, version: VERSION.b1, section: `s${b}`, body: `batch ${b} chunk ${i}`, vector: [1, b, i, 1] }),

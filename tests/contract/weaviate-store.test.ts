@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createWeaviateStore } from '../../shared/store/weaviate/weaviate-store.ts';
 import { connectWeaviate } from '../../shared/store/weaviate/weaviate-connection.ts';
 import { collectionNames } from '../../shared/store/weaviate/weaviate-schema.ts';
-import { DIM, corpus, documents } from './store-fixtures.ts';
+import { DIM, MODEL, corpus, documents } from './store-fixtures.ts';
 import { runVectorStoreContract } from './vector-store.contract.ts';
 
 const url = process.env.WEAVIATE_URL;
@@ -46,9 +46,9 @@ if (!url) {
       const a = await createWeaviateStore({ url, grpcUrl, apiKey, collectionPrefix });
       const b = await createWeaviateStore({ url, grpcUrl, apiKey, collectionPrefix });
       try {
-        await a.ensureSchema({ dimension: DIM });
+        await a.ensureSchema({ dimension: DIM, model: MODEL });
         expect(await b.dimension()).toBe(DIM);
-        await b.ensureSchema({ dimension: DIM });
+        await b.ensureSchema({ dimension: DIM, model: MODEL });
       } finally {
         await a.close();
         await b.close();
@@ -59,7 +59,7 @@ if (!url) {
       const collectionPrefix = newPrefix();
       const windowed = await createWeaviateStore({ url, grpcUrl, apiKey, collectionPrefix, maxResultWindow: 1 });
       try {
-        await windowed.ensureSchema({ dimension: DIM });
+        await windowed.ensureSchema({ dimension: DIM, model: MODEL });
         const c = corpus();
         const d = documents();
         await windowed.upsertDocuments([d.a, d.b]);

@@ -44,6 +44,12 @@ export function createFakeWeaviate(): FakeWeaviate {
     fake.nextSearch.map((h) => ({ ...(coll(name).objects.get(h.uuid) as FakeObject), metadata: h.metadata }));
 
   const use = (name: string) => ({
+    config: {
+      update: async (update: { description?: string }) => {
+        record('updateConfig', name, update);
+        if (update.description !== undefined) coll(name).config.description = update.description;
+      },
+    },
     data: {
       insertMany: async (objects: { id: string; properties: Record<string, unknown>; vectors?: number[] }[]) => {
         record('insertMany', name, objects);

@@ -6,6 +6,7 @@ import { gatewayDeps } from '../../apps/gateway/gateway-deps.ts';
 import { buildGateway } from '../../apps/gateway/server.ts';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import type { AgentAnswer } from '../../shared/agent/answer.ts';
+import { createVectorStore } from '../../shared/store/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createPorts } from '../../workers/runtime/ports.ts';
 import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
@@ -167,5 +168,18 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway over real HTTP', () => {
     }
     const notPdf = await fetch(`${base}/v1/documents?filename=n.pdf`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf' }, body: 'hello' });
     expect(notPdf.status).toBe(400);
+  });
+
+  it('a search on a store written by another embedder is a 409 EMBEDDER_MISMATCH naming both models', async () => {
+    // Last in this file: the workspace's store now belongs to another embedder.
+    const other = await createVectorStore(ws.config.vectorStore);
+    await other.ensureSchema({ dimension: ports.embedder.dimension, model: 'another-embedder/v1' });
+    await other.close();
+    const res = await post('/v1/search', { query: 'what is covered?' });
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('EMBEDDER_MISMATCH');
+    expect(body.error.message).toContain('another-embedder/v1');
+    expect(body.error.message).toContain(ports.embedder.model);
   });
 });

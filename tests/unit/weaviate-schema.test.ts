@@ -4,7 +4,7 @@ import { FILTER_FIELDS } from '../../shared/store/filter.ts';
 import { AGGREGATE_FIELDS, FACET_NAMES } from '../../shared/store/vector-store.ts';
 import { toCreateConfig } from '../../shared/store/weaviate/weaviate-schema-sync.ts';
 import {
-  INVERTED_INDEX, KEYWORD_PROPERTY, addableProperties, chunkDescription, collectionNames, collectionSpecs, dimensionOfDescription, schemaDifferences,
+  INVERTED_INDEX, KEYWORD_PROPERTY, addableProperties, chunkDescription, collectionNames, collectionSpecs, dimensionOfDescription, embedderOfDescription, schemaDifferences,
   type CollectionSpec, type ExistingCollection,
 } from '../../shared/store/weaviate/weaviate-schema.ts';
 
@@ -76,6 +76,16 @@ describe('weaviate schema (seed 000 §3)', () => {
     expect(dimensionOfDescription(spec('Chunk').description)).toBe(512);
     expect(dimensionOfDescription(chunkDescription(1536))).toBe(1536);
     expect(dimensionOfDescription('someone else’s collection')).toBeNull();
+  });
+
+  it('records the embedder model in the Chunk description when given, and reads it back', () => {
+    const model = 'quarry-hash-v2/d384/g3-5/h2/bi/w1/stop';
+    expect(embedderOfDescription(chunkDescription(384, model))).toBe(model);
+    expect(dimensionOfDescription(chunkDescription(384, model))).toBe(384);
+    expect(embedderOfDescription(chunkDescription(8, 'a "quoted"; model'))).toBe('a "quoted"; model');
+    expect(embedderOfDescription(chunkDescription(384))).toBeNull();
+    expect(embedderOfDescription(spec('Chunk').description)).toBeNull();
+    expect(embedderOfDescription(collectionSpecs({ prefix: '', dimension: 4, body: 'trigram', model: 'm' }).find((s) => s.kind === 'Chunk')?.description)).toBe('m');
   });
 
   it('a Document collection made before profiles can gain the stored-only profile property; indexed ones are never added', () => {

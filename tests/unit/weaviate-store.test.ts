@@ -8,7 +8,7 @@ import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { and, eq, or } from '../../shared/store/filter.ts';
 import type { VectorStore } from '../../shared/store/vector-store.ts';
 import { createWeaviateStore } from '../../shared/store/weaviate/weaviate-store.ts';
-import { DIM, DOC_A, VERSION, corpus, documents } from '../contract/store-fixtures.ts';
+import { DIM, MODEL, OTHER_MODEL, DOC_A, VERSION, corpus, documents } from '../contract/store-fixtures.ts';
 import { createFakeWeaviate, type FakeWeaviate } from '../helpers/fake-weaviate.ts';
 
 let fake: FakeWeaviate;
@@ -29,8 +29,8 @@ beforeEach(async () => {
 describe('ensureSchema', () => {
   it('creates the three collections once, records the dimension, and is idempotent', async () => {
     expect(await store.dimension()).toBeNull();
-    await store.ensureSchema({ dimension: DIM });
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     expect(calls('create').map((c) => c.collection)).toEqual(['QDocument', 'QChunk', 'QFacetValueVector']);
     expect(await store.dimension()).toBe(DIM);
     // A new process finds the schema the first one made.
@@ -38,16 +38,52 @@ describe('ensureSchema', () => {
   });
 
   it('refuses another dimension', async () => {
-    await store.ensureSchema({ dimension: DIM });
-    const err = await rejection((await open()).ensureSchema({ dimension: DIM * 2 }));
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
+    const err = await rejection((await open()).ensureSchema({ dimension: DIM * 2, model: MODEL }));
     expect(err).toBeInstanceOf(PermanentError);
     expect((err as PermanentError).code).toBe('DIMENSION_MISMATCH');
+  });
+
+  it('records the embedder in the Chunk description; a new process reopens with it and refuses another', async () => {
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
+    expect(fake.collections.get('QChunk')?.config.description).toContain(JSON.stringify(MODEL));
+    expect(await store.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+    const again = await open();
+    expect(await again.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+    await again.ensureSchema({ dimension: DIM, model: MODEL });
+    const before = fake.calls.length;
+    const err = await rejection((await open()).ensureSchema({ dimension: DIM, model: OTHER_MODEL }));
+    expect((err as PermanentError).code).toBe('EMBEDDER_MISMATCH');
+    expect(err.message).toContain(MODEL);
+    expect(err.message).toContain(OTHER_MODEL);
+    expect(err.message).toContain('QChunk');
+    // Refused before anything was created, added or rewritten.
+    expect(fake.calls.slice(before).map((c) => c.method).filter((m) => m === 'create' || m === 'updateConfig')).toEqual([]);
+  });
+
+  it('a collection made before the record gains it while empty, and stays unknown once it holds chunks', async () => {
+    const legacyDescription = 'Quarry chunks (passages with section paths, pages, validity dates); vector dimension 4';
+    await store.ensureSchema({ dimension: DIM, model: OTHER_MODEL });
+    fake.collections.get('QChunk')!.config.description = legacyDescription;
+    const empty = await open();
+    expect(await empty.embedderRecord()).toBeNull();
+    await empty.ensureSchema({ dimension: DIM, model: MODEL });
+    expect(calls('updateConfig')).toHaveLength(1);
+    expect(await empty.embedderRecord()).toEqual({ model: MODEL, dimension: DIM });
+
+    await empty.upsertChunks([corpus().a1]);
+    fake.collections.get('QChunk')!.config.description = legacyDescription;
+    const legacy = await open();
+    await legacy.ensureSchema({ dimension: DIM, model: OTHER_MODEL });
+    expect(calls('updateConfig')).toHaveLength(1);
+    expect(await legacy.embedderRecord()).toBeNull();
+    expect(fake.collections.get('QChunk')!.config.description).toBe(legacyDescription);
   });
 
   it('falls back to trigram for body when the server has no kagome_kr', async () => {
     fake.refuseCreate = (config) =>
       JSON.stringify(config.properties).includes('kagome_kr') ? "tokenization 'kagome_kr' is not enabled: set ENABLE_TOKENIZER_KAGOME_KR" : null;
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const body = fake.collections.get('QChunk')?.config.properties.find((p) => p.name === 'body');
     expect(body).toMatchObject({ tokenization: 'trigram' });
   });
@@ -55,15 +91,15 @@ describe('ensureSchema', () => {
   it('does not fall back when kagome_kr was asked for explicitly', async () => {
     fake.refuseCreate = (config) => (JSON.stringify(config.properties).includes('kagome_kr') ? 'kagome_kr is not enabled' : null);
     const strict = await open({ bodyTokenization: 'kagome_kr' });
-    expect(await rejection(strict.ensureSchema({ dimension: DIM }))).toBeInstanceOf(PermanentError);
+    expect(await rejection(strict.ensureSchema({ dimension: DIM, model: MODEL }))).toBeInstanceOf(PermanentError);
   });
 
   it('reports every way an existing collection differs', async () => {
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     const chunk = fake.collections.get('QChunk')!;
     chunk.config.invertedIndex.indexNullState = false;
     chunk.config.properties = chunk.config.properties.filter((p) => p.name !== 'entities');
-    const err = await rejection((await open()).ensureSchema({ dimension: DIM }));
+    const err = await rejection((await open()).ensureSchema({ dimension: DIM, model: MODEL }));
     expect(err.message).toMatch(/QChunk: indexNullState is off.*QChunk\.entities: missing/);
   });
 
@@ -78,7 +114,7 @@ describe('ensureSchema', () => {
 
 describe('writes', () => {
   beforeEach(async () => {
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
   });
 
   it('writes chunks in batches with their chunk_id as object id and the keyword text', async () => {
@@ -140,7 +176,7 @@ describe('writes', () => {
 
 describe('reads', () => {
   beforeEach(async () => {
-    await store.ensureSchema({ dimension: DIM });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(Object.values(corpus()));
   });
 

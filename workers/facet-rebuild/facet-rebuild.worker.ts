@@ -14,8 +14,9 @@ export const facetRebuildWorker = defineStageWorker(
   facetRebuildQueue,
   async ({ facet }, ctx) => {
     const facets = facetsOf(facet);
-    // Creates facet_values in stores made before it existed; refuses a store of another dimension.
-    await ctx.store.ensureSchema({ dimension: ctx.embedder.dimension });
+    // Creates facet_values in stores made before it existed; refuses a store of another dimension or
+    // embedder (facet vectors are compared with questions' vectors).
+    await ctx.store.ensureSchema({ dimension: ctx.embedder.dimension, model: ctx.embedder.model });
     const samples = await collectFacetSamples(ctx.store, facets, {}, ctx.signal);
     await ctx.progress(40);
     const texts = facetRebuildStage(samples);

@@ -11,7 +11,9 @@ import { createRedisMemoryStore, type MemoryStore } from '../../shared/memory/me
 import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
 import { createStatusStore, type StatusStore } from '../../shared/status/status-store.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
+import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import { createLazyVectorStore } from '../../shared/store/lazy-store.ts';
+import { createLogger } from '../../shared/telemetry/logger.ts';
 import type { VectorStore } from '../../shared/store/vector-store.ts';
 
 /** Every external system a stage may touch, built once per process from config. */
@@ -39,18 +41,31 @@ export function createRedis(url: string): Redis {
   return client;
 }
 
+/** Where the configured vector store is, for messages. */
+function storeLocation(config: Config): string {
+  const s = config.vectorStore;
+  return s.kind === 'lancedb' ? `LanceDB at ${s.dir}` : `Weaviate ${s.url}, collection ${s.collectionPrefix ?? ''}Chunk`;
+}
+
 export async function createPorts(config: Config): Promise<Ports & { close(): Promise<void> }> {
   const redis = createRedis(config.redisUrl);
   const queues = createQueueClient(redis, config.prefix);
-  // Opened on first use: most stage workers never touch the store (see lazy-store.ts).
-  const store = createLazyVectorStore(() => createVectorStore(config.vectorStore));
+  const embedder = createEmbedder(config.embedder);
+  // Opened on first use: most stage workers never touch the store (see lazy-store.ts). Searches
+  // check once that the store was written by this embedder (see embedder-record.ts).
+  const log = createLogger(config.logLevel, { component: 'vector-store' });
+  const store = withEmbedderCheck(createLazyVectorStore(() => createVectorStore(config.vectorStore)), {
+    model: embedder.model,
+    where: storeLocation(config),
+    warn: (message) => log.warn(message, { code: 'STORE_EMBEDDER_UNKNOWN' }),
+  });
   const ports: Ports = {
     config,
     redis,
     queues,
     artifacts: createArtifactStore(config.artifactStore, config.s3),
     store,
-    embedder: createEmbedder(config.embedder),
+    embedder,
     embeddingCache: createRedisEmbeddingCache(redis, config.prefix),
     status: createStatusStore(redis, config.prefix),
     extractor: createExtractionPool({

@@ -22,7 +22,8 @@ export const upsertWorker = defineStageWorker(upsertQueue, async ({ docId, versi
     ctx.artifacts.getBytes(docId, version, 'embeddings.bin'),
   ]);
   const vectors = unpackVectors(bin, meta.dimension, meta.count);
-  await ensureSchemaOnce(ctx.store, meta.dimension);
+  // The artifacts' embedder, which wrote these vectors: a store recorded with another refuses them.
+  await ensureSchemaOnce(ctx.store, meta.dimension, meta.model);
 
   // Under the document's lock, and only while this version is still the registered one: an older
   // version finishing late must never overwrite (or delete) a newer one.

@@ -39,7 +39,8 @@ export async function reindex(ports: Pick<Ports, 'store' | 'status' | 'artifacts
       // Keep each chunk's age as the source store knows it.
       const existing = await ports.store.fetchByIds(enriched.chunks.map((c) => c.chunk_id));
       const rows = upsertStage(enriched, { meta, vectors: unpackVectors(bin, meta.dimension, meta.count) }, new Map(existing.map((c) => [c.chunk_id, c.created_at])), now);
-      await target.ensureSchema({ dimension: meta.dimension });
+      // The copied vectors' own embedder: the target records it, and refuses a mix.
+      await target.ensureSchema({ dimension: meta.dimension, model: meta.model });
       await target.upsertDocuments([enriched.document]);
       await target.upsertChunks(rows);
       await target.deleteByDoc(s.docId, { exceptVersion: s.version });

@@ -11,7 +11,9 @@ import {
   type StoredChunk,
   type VectorStore,
 } from '../vector-store.ts';
+import { checkModel, type EmbedderRecord } from '../embedder-record.ts';
 import { scanChunkTable } from './chunk-scan.ts';
+import { ensureEmbedderRecord, META_TABLE, metaSchema, readEmbedderRecord } from './embedder-table.ts';
 import { upgradeChunksTable, upgradeDocumentsTable } from './table-upgrades.ts';
 import { ensureLanceCpuThreads } from './cpu-threads.ts';
 import { createFacetTableOps, ensureFacetTable } from './facet-table.ts';
@@ -145,6 +147,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
 
   /** A table's vector length never changes (ensureSchema refuses another): read its schema once. */
   const dimensions = new WeakMap<lancedb.Table, number | null>();
+  /** The embedder record once read (see embedder-table.ts). */
+  let recorded: EmbedderRecord | null = null;
   async function tableDimension(table: lancedb.Table): Promise<number | null> {
     if (!dimensions.has(table)) dimensions.set(table, dimensionOfSchema(await table.schema()));
     return dimensions.get(table) as number | null;
@@ -258,8 +262,9 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   return {
     ...facetOps,
 
-    async ensureSchema({ dimension }) {
+    async ensureSchema({ dimension, model }) {
       checkDimension(dimension);
+      checkModel(model);
       await lock(() =>
         withConflictRetry('ensureSchema', async () => {
           const chunks = (await openTable(CHUNKS_TABLE)) ?? (await createTable(CHUNKS_TABLE, chunksSchema(dimension)));
@@ -267,11 +272,24 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
           if (existing !== dimension) {
             throw new PermanentError('DIMENSION_MISMATCH', `store has dimension ${existing}, asked for ${dimension}`);
           }
+          // Before any upgrade: a store of another embedder is left exactly as it was.
+          const meta = (await openTable(META_TABLE)) ?? (await createTable(META_TABLE, metaSchema));
+          await ensureEmbedderRecord(meta, () => chunks.countRows(), { model, dimension }, `LanceDB at ${options.dir}`);
           await upgradeChunksTable(chunks);
           await upgradeDocumentsTable((await openTable(DOCUMENTS_TABLE)) ?? (await createTable(DOCUMENTS_TABLE, documentsSchema)));
           await ensureFacetTable(openTable, createTable, dimension);
         }),
       );
+    },
+
+    async embedderRecord() {
+      if (recorded) return recorded;
+      return guarded('embedderRecord', async () => {
+        const meta = await openTable(META_TABLE);
+        // A record never changes once written: keep it, but not its absence (ensureSchema may add it).
+        recorded = meta ? await readEmbedderRecord(meta) : null;
+        return recorded;
+      });
     },
 
     async dimension() {

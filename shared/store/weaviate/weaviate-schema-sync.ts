@@ -4,8 +4,9 @@
  */
 import { configure, type CollectionConfigCreate, type WeaviateClient } from 'weaviate-client';
 import { PermanentError } from '../../errors.ts';
+import { checkEmbedderRecord } from '../embedder-record.ts';
 import {
-  INVERTED_INDEX, addableProperties, collectionSpecs, dimensionOfDescription, schemaDifferences,
+  INVERTED_INDEX, addableProperties, chunkDescription, collectionSpecs, dimensionOfDescription, embedderOfDescription, schemaDifferences,
   type BodyTokenization, type CollectionSpec, type ExistingCollection, type PropertySpec,
 } from './weaviate-schema.ts';
 
@@ -14,6 +15,8 @@ export interface SchemaState {
   dimension: number;
   /** The Chunk properties as they exist (body with its actual tokenization). */
   chunkProperties: PropertySpec[];
+  /** The embedder model the Chunk collection records, or null (made before records, holding chunks). */
+  embedder: string | null;
 }
 
 /** The request `client.collections.create` gets for `spec` (pinned by unit tests). */
@@ -67,15 +70,17 @@ function withBody(specs: CollectionSpec[], body: BodyTokenization): CollectionSp
  * enables it and `trigram` otherwise (`auto`), and checks everything.
  *
  * @throws PermanentError `DIMENSION_MISMATCH` when the collections exist with another dimension.
+ * @throws PermanentError `EMBEDDER_MISMATCH` when the Chunk collection records another embedder.
  * @throws PermanentError `STORE_REJECTED` listing every way an existing collection differs from
  *   what Quarry needs (such a collection has to be migrated: see README, `quarry reindex`).
  */
 export async function ensureCollections(
   client: WeaviateClient,
-  opts: { prefix: string; create: false } | { prefix: string; create: true; dimension: number; body: BodyTokenization | 'auto' },
+  opts: { prefix: string; create: false } | { prefix: string; create: true; dimension: number; model: string; body: BodyTokenization | 'auto' },
 ): Promise<SchemaState | null> {
   const dimension = opts.create ? opts.dimension : 1;
-  let specs = collectionSpecs({ prefix: opts.prefix, dimension, body: opts.create && opts.body !== 'auto' ? opts.body : 'kagome_kr' });
+  const model = opts.create ? opts.model : undefined;
+  let specs = collectionSpecs({ prefix: opts.prefix, dimension, model, body: opts.create && opts.body !== 'auto' ? opts.body : 'kagome_kr' });
   const existing = new Map<string, ExistingCollection>();
   for (const spec of specs) {
     const found = await read(client, spec.name);
@@ -85,7 +90,7 @@ export async function ensureCollections(
   if (!opts.create) {
     const chunk = existing.get(chunkSpec.name);
     const dim = dimensionOfDescription(chunk?.description);
-    return chunk && dim ? { dimension: dim, chunkProperties: actualProperties(chunkSpec, chunk) } : null;
+    return chunk && dim ? { dimension: dim, chunkProperties: actualProperties(chunkSpec, chunk), embedder: embedderOfDescription(chunk.description) } : null;
   }
   for (const spec of specs) {
     const found = existing.get(spec.name);
@@ -94,6 +99,9 @@ export async function ensureCollections(
       throw new PermanentError('DIMENSION_MISMATCH', `weaviate collection ${spec.name} has dimension ${had ?? 'unknown'}, asked for ${opts.dimension}`);
     }
   }
+  // Before anything is created or added: a store of another embedder is left as it was.
+  const where = `Weaviate collection ${chunkSpec.name}`;
+  checkEmbedderRecord(embedderOfDescription(existing.get(chunkSpec.name)?.description), opts.model, where);
   for (const spec of specs) {
     if (existing.has(spec.name)) continue;
     try {
@@ -116,7 +124,29 @@ export async function ensureCollections(
   }
   const problems = specs.flatMap((s) => schemaDifferences(s, existing.get(s.name) as ExistingCollection));
   if (problems.length > 0) throw new PermanentError('STORE_REJECTED', `weaviate schema differs from what Quarry needs: ${problems.join('; ')}`);
-  return { dimension: opts.dimension, chunkProperties: actualProperties(chunkSpec, existing.get(chunkSpec.name) as ExistingCollection) };
+  const chunk = existing.get(chunkSpec.name) as ExistingCollection;
+  const embedder = await recordEmbedder(client, chunkSpec.name, chunk, opts.dimension, opts.model, where);
+  return { dimension: opts.dimension, chunkProperties: actualProperties(chunkSpec, chunk), embedder };
+}
+
+/**
+ * The Chunk collection's recorded embedder, checked against `model`. A collection made before
+ * records existed gains one (its description rewritten) while it holds no object; one that holds
+ * chunks stays unrecorded (null): which embedder wrote them cannot be told from the vectors.
+ * @throws PermanentError `EMBEDDER_MISMATCH` when the record names another model.
+ */
+async function recordEmbedder(client: WeaviateClient, name: string, chunk: ExistingCollection, dimension: number, model: string, where: string): Promise<string | null> {
+  const recorded = embedderOfDescription(chunk.description);
+  if (recorded !== null) {
+    checkEmbedderRecord(recorded, model, where);
+    return recorded;
+  }
+  const collection = client.collections.use(name);
+  if ((await collection.aggregate.overAll()).totalCount > 0) return null;
+  await collection.config.update({ description: chunkDescription(dimension, model) });
+  const now = embedderOfDescription((await read(client, name))?.description);
+  checkEmbedderRecord(now, model, where);
+  return now;
 }
 
 /** The spec's properties with the tokenization the server actually has for each. */

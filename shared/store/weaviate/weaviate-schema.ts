@@ -13,7 +13,8 @@
  *   LanceDB store indexes too (Latin words, Hangul/CJK bigrams with spacing removed), with
  *   `whitespace` tokenization, so "출산 장려금" and "출산장려금" match the same chunks on both stores.
  * - Vectors are self-provided (vectorizer none, HNSW, cosine). Weaviate keeps no declared
- *   dimension for such vectors, so the Chunk collection's description records it.
+ *   dimension for such vectors, so the Chunk collection's description records it, and the
+ *   embedder's model name (a mismatch is refused: embedder-record.ts).
  */
 import { PermanentError } from '../../errors.ts';
 
@@ -84,9 +85,23 @@ function facetProperties(): PropertySpec[] {
 
 const DIMENSION_NOTE = /vector dimension (\d+)/;
 
-/** The Chunk collection's description, recording the vector dimension. */
-export function chunkDescription(dimension: number): string {
-  return `Quarry chunks (passages with section paths, pages, validity dates); vector dimension ${dimension}`;
+const EMBEDDER_NOTE = /; embedder ("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The Chunk collection's description, recording the vector dimension and, when given, the
+ * embedder's model name (see embedder-record.ts).
+ */
+export function chunkDescription(dimension: number, model?: string): string {
+  const base = `Quarry chunks (passages with section paths, pages, validity dates); vector dimension ${dimension}`;
+  return model === undefined ? base : `${base}; embedder ${JSON.stringify(model)}`;
+}
+
+/** The embedder model a Chunk collection description records, or null (none recorded). */
+export function embedderOfDescription(description: string | undefined): string | null {
+  const m = description ? EMBEDDER_NOTE.exec(description) : null;
+  if (!m) return null;
+  const model: unknown = JSON.parse(m[1] as string);
+  return typeof model === 'string' ? model : null;
 }
 
 /** The dimension a Chunk collection description records, or null. */
@@ -108,11 +123,11 @@ export function collectionNames(prefix: string): Record<CollectionKind, string> 
 }
 
 /** Every collection Quarry creates, in creation order. */
-export function collectionSpecs(opts: { prefix: string; dimension: number; body: BodyTokenization }): CollectionSpec[] {
+export function collectionSpecs(opts: { prefix: string; dimension: number; body: BodyTokenization; model?: string }): CollectionSpec[] {
   const names = collectionNames(opts.prefix);
   return [
     { kind: 'Document', name: names.Document, description: 'Quarry documents (one per source file, current version)', properties: documentProperties() },
-    { kind: 'Chunk', name: names.Chunk, description: chunkDescription(opts.dimension), properties: chunkProperties(opts.body) },
+    { kind: 'Chunk', name: names.Chunk, description: chunkDescription(opts.dimension, opts.model), properties: chunkProperties(opts.body) },
     { kind: 'FacetValueVector', name: names.FacetValueVector, description: `Quarry facet-value vectors; vector dimension ${opts.dimension}`, properties: facetProperties() },
   ];
 }

@@ -4,6 +4,7 @@ import { filterFields, matchesFilter } from '../filter-eval.ts';
 import { relativeScoreFusion, type ScoredId } from '../fusion.ts';
 import { keywordText } from '../keyword-text.ts';
 import type { Filter } from '../filter.ts';
+import { checkModel } from '../embedder-record.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
 import type { ChunkField, HybridHit, ScanQuery, ScannedChunk, StoredChunk, VectorStore } from '../vector-store.ts';
 import { connectWeaviate, type WeaviateConnectionOptions } from './weaviate-connection.ts';
@@ -184,15 +185,21 @@ export async function createWeaviateStore(
   return {
     ...facetOps,
 
-    async ensureSchema({ dimension }) {
+    async ensureSchema({ dimension, model }) {
       checkDimension(dimension);
+      checkModel(model);
       state = await guarded('ensureSchema', () =>
-        ensureCollections(client, { prefix: options.collectionPrefix ?? '', create: true, dimension, body: options.bodyTokenization ?? 'auto' }),
+        ensureCollections(client, { prefix: options.collectionPrefix ?? '', create: true, dimension, model, body: options.bodyTokenization ?? 'auto' }),
       );
     },
 
     async dimension() {
       return (await schema())?.dimension ?? null;
+    },
+
+    async embedderRecord() {
+      const s = await schema();
+      return s?.embedder ? { model: s.embedder, dimension: s.dimension } : null;
     },
 
     async upsertDocuments(docs) {

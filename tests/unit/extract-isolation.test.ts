@@ -123,12 +123,13 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
       { status: 'rejected', reason: { code: 'TOO_LARGE' } },
       { status: 'rejected', reason: { code: 'TOO_LARGE' } },
     ]);
-    // A functional deadline, far below the 120 s timeout that used to end these.
-    expect(elapsed).toBeLessThan(20_000);
+    // Ended by the memory watchdog (TOO_LARGE above), not by the 120 s timeout that used to end
+    // them; the bound is half that timeout, loose enough for a loaded CI machine.
+    expect(elapsed).toBeLessThan(60_000);
     expect(peak).toBeLessThan(1.5 * GB);
     const doc = await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS);
     expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual(['Good document number 1', 'A second, ordinary line of text']);
-  });
+  }, 120_000);
 
   it('lets 20 good documents through within seconds while two bombs run', async () => {
     pool = createExtractionPool({ size: 2, timeoutMs: 120_000, maxHeapMb: 512, maxRssMb: 448 });
@@ -137,9 +138,10 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     const bombs = [pool.extract({ bytes: flateBombPdf(4) }, LIMITS), pool.extract({ bytes: contentBombPdf(2) }, LIMITS)].map((p) => p.catch((e: unknown) => e));
     const done = await Promise.all(good.map((bytes) => pool?.extract({ bytes }, LIMITS).then((d) => ({ at: Date.now() - started, text: d.pages[0]?.lines[0]?.text }))));
     expect(done.map((d) => d?.text)).toEqual(good.map((_, i) => `Good document number ${i + 1}`));
-    expect(Math.max(...done.map((d) => d?.at ?? Infinity))).toBeLessThan(20_000);
+    // Not held behind a bomb until the 120 s timeout: half of it, loose enough for a loaded machine.
+    expect(Math.max(...done.map((d) => d?.at ?? Infinity))).toBeLessThan(60_000);
     expect(await Promise.all(bombs)).toMatchObject([{ code: 'TOO_LARGE' }, { code: 'TOO_LARGE' }]);
-  });
+  }, 120_000);
 
   it('runs quick documents in a spare child while every regular child holds a slow one', async () => {
     pool = createExtractionPool({ size: 1, spareSlots: 1, slowAfterMs: 300, timeoutMs: 120_000, maxHeapMb: 512 });

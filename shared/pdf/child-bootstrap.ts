@@ -48,12 +48,12 @@ export function needsTsLoader(entryPath: string): boolean {
 
 /**
  * Young-generation semi-space of an extraction child, in MB. V8's default (16 MB, tripled for
- * the new space) is kept resident once pdf.js has filled it; pdf.js's allocations are short-lived
- * text items, so 1 MB costs no measurable extraction speed (50 small PDFs and the 352-page book
- * within run-to-run noise on two shared cores) and takes a child from ~114 to ~87 MB after 50
- * small documents, from ~139 to ~114 MB after the book.
+ * the new space) is kept resident once pdf.js has filled it. 1 MB took a child from ~114 to
+ * ~87 MB after 50 small documents, but made the 352-page book ~20% slower to extract (median of
+ * six runs in one child, two alternating rounds: 1.68/1.79 s against 1.49/1.44 s at 4 MB and
+ * 1.45/1.47 s at 8 MB); 4 MB keeps the default's speed for a few MB more per child.
  */
-export const CHILD_SEMI_SPACE_MB = 1;
+export const CHILD_SEMI_SPACE_MB = 4;
 
 /**
  * Node flags of an extraction child: tsx's loader when the entry is TypeScript (development; a

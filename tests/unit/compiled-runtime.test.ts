@@ -25,8 +25,8 @@ describe('extraction child entry', () => {
     expect(compiled).toBe(path.join('/app/dist/shared/pdf', 'extract-child-entry.js'));
     expect(needsTsLoader(fromSources)).toBe(true);
     expect(needsTsLoader(compiled)).toBe(false);
-    expect(childExecArgv(256, fromSources)).toEqual(['--import', expect.stringMatching(/^file:.*tsx/), '--max-old-space-size=256', '--max-semi-space-size=1']);
-    expect(childExecArgv(256, compiled)).toEqual(['--max-old-space-size=256', '--max-semi-space-size=1']);
+    expect(childExecArgv(256, fromSources)).toEqual(['--import', expect.stringMatching(/^file:.*tsx/), '--max-old-space-size=256', '--max-semi-space-size=4']);
+    expect(childExecArgv(256, compiled)).toEqual(['--max-old-space-size=256', '--max-semi-space-size=4']);
   });
 });
 

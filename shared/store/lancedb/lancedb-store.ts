@@ -36,7 +36,7 @@ import {
 } from './schema.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
 import { buildVectorIndex, DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, vectorIndexAction, vectorIndexOf, type VectorIndexPolicy } from './vector-index.ts';
-import { classifyStoreError, createGroupCommit, createMutex, withConflictRetry } from './write-guard.ts';
+import { classifyStoreError, createCoalescedRun, createGroupCommit, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
 export interface LanceDbStoreOptions {
@@ -110,10 +110,6 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   const tables = new Map<string, lancedb.Table>();
   const lock = createMutex();
   let closed = false;
-  let refreshRunning: Promise<void> | null = null;
-  /** True once the refresh in `refreshRunning` holds the lock (it is no longer only queued). */
-  let refreshStarted = false;
-  let refreshNext: Promise<void> | null = null;
 
   /** The table if it exists; handles are cached, absence is not (another process may create it). */
   async function openTable(name: string): Promise<lancedb.Table | null> {
@@ -166,35 +162,11 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   }
 
   /**
-   * Resolves once a refresh that STARTED after this call has finished, so the caller's writes are
-   * in the full-text index (Elasticsearch's `refresh=wait_for`). Rows outside the index are not
-   * reliably found: LanceDB's keyword search applies its limit to the indexed rows before the
-   * unindexed ones are merged, so a fresh row can be cut off by older, indexed ones. Refreshes
-   * coalesce: however many writers wait, at most one runs and one more is queued, and the cost
-   * (proportional to the table) is shared by every write made before it began. A refresh still
-   * waiting for the write lock has not begun, so a writer joins it rather than queueing another.
+   * Full-text index refreshes after writes, coalesced under the write lock (see
+   * {@link createCoalescedRun}): `refreshAfterWrite` resolves once the caller's rows are indexed.
    */
-  function refreshAfterWrite(table: lancedb.Table): Promise<void> {
-    if (refreshRunning && !refreshStarted) return refreshRunning;
-    if (!refreshRunning) {
-      refreshStarted = false;
-      refreshRunning = lock(() => {
-        refreshStarted = true;
-        return withConflictRetry('index refresh', () => refreshFtsIndex(table));
-      }).finally(() => {
-        refreshRunning = null;
-        refreshStarted = false;
-      });
-      return refreshRunning;
-    }
-    refreshNext ??= refreshRunning
-      .catch(() => undefined)
-      .then(() => {
-        refreshNext = null;
-        return refreshAfterWrite(table);
-      });
-    return refreshNext;
-  }
+  const refreshes = createCoalescedRun(lock, (table: lancedb.Table) => withConflictRetry('index refresh', () => refreshFtsIndex(table)));
+  const refreshAfterWrite = refreshes.request;
 
   /** Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD. */
   function where(filter: Filter | undefined): string | undefined {
@@ -446,7 +418,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       if (closed) return;
       // Let queued writes and index refreshes finish before the handles go away.
       await Promise.all([commitDocuments.drain(), commitChunks.drain()]);
-      await Promise.allSettled([refreshRunning, refreshNext]);
+      await refreshes.settled();
       await lock(async () => undefined);
       closed = true;
       for (const table of tables.values()) table.close();

@@ -77,6 +77,57 @@ export function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** A coalesced run: {@link createCoalescedRun}. */
+export interface CoalescedRun<A> {
+  /** Resolves once a run that STARTED after this call has finished. */
+  request(arg: A): Promise<void>;
+  /** Resolves once the runs requested so far have settled (for closing the store). */
+  settled(): Promise<void>;
+}
+
+/**
+ * Coalesces an expensive run whose cost is shared by every request made before it began (the
+ * full-text index refresh after writes: Elasticsearch's `refresh=wait_for`). Each request resolves
+ * once a run that STARTED after it has finished; however many wait, at most one run is going and
+ * one more is queued. A run still waiting for `schedule` (the write lock) has not begun, so a
+ * request joins it rather than queueing another. A queued run starts even when the one before it
+ * failed; a request takes the outcome of the run it waits for. Later requests' `arg` is dropped
+ * when they join a run (every caller passes the same table).
+ */
+export function createCoalescedRun<A>(schedule: <T>(fn: () => Promise<T>) => Promise<T>, run: (arg: A) => Promise<void>): CoalescedRun<A> {
+  let running: Promise<void> | null = null;
+  /** True once the run in `running` holds the schedule (it is no longer only queued). */
+  let started = false;
+  let next: Promise<void> | null = null;
+  function request(arg: A): Promise<void> {
+    if (running && !started) return running;
+    if (!running) {
+      started = false;
+      running = schedule(() => {
+        started = true;
+        return run(arg);
+      }).finally(() => {
+        running = null;
+        started = false;
+      });
+      return running;
+    }
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return request(arg);
+      });
+    return next;
+  }
+  return {
+    request,
+    settled: async () => {
+      await Promise.allSettled([running, next]);
+    },
+  };
+}
+
 /** Options of {@link createGroupCommit}. */
 export interface GroupCommitOptions<R> {
   /** A row's key: a later call's row replaces an earlier row with the same key in one batch. */

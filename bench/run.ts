@@ -36,11 +36,11 @@ async function ingestBench(opts: { files: number; rss: boolean }): Promise<Recor
 }
 
 /** Small generated PDFs through every worker in this process, each port call timed. */
-async function profileBench(opts: { files: number }): Promise<CostProfile> {
+async function profileBench(opts: { files: number; pdf?: string }): Promise<CostProfile> {
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-profile-'));
   const redis = await startRedisServer({ dir: path.join(dir, 'redis') });
   try {
-    const { files } = await generateCorpus(path.join(dir, 'corpus'), { count: opts.files, seed: 200 });
+    const files = opts.pdf ? [path.resolve(opts.pdf)] : (await generateCorpus(path.join(dir, 'corpus'), { count: opts.files, seed: 200 })).files;
     return await profileIngest(files, { redisUrl: redis.url, dataDir: path.join(dir, 'data') });
   } finally {
     await redis.stop();
@@ -110,7 +110,7 @@ if (which === 'query') {
   if (json) console.log(JSON.stringify(queryJson(result)));
   else console.log(queryTable(result).join('\n'));
 } else if (which === 'profile') {
-  const result = await profileBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 40 });
+  const result = await profileBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 40, pdf: option('pdf') });
   if (json) console.log(JSON.stringify(result));
   else printProfile(result);
 } else if (which === 'coldstart') {

@@ -48,6 +48,12 @@ export const ConfigSchema = z.object({
   LANCEDB_VECTOR_INDEX_MAX_SEGMENTS: int(1, 1000).default(8),
   /** LanceDB: a filtered search matching at most this many chunks scans them exactly instead of using the vector index. @defaultValue 20000 */
   LANCEDB_FLAT_SEARCH_CUTOFF: int(0, 1_000_000_000).default(20_000),
+  /**
+   * LanceDB: how long this process's searches may lag writes of OTHER processes, ms (its own are
+   * searchable at once): Elasticsearch's refresh interval. 0 = every search checks for a newer
+   * table version first. @defaultValue 1000
+   */
+  LANCEDB_SEARCH_LAG_MS: int(0, 3_600_000).default(1000),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */
@@ -207,7 +213,7 @@ export interface Config {
 
 /** Which vector store, and how to reach it (`createVectorStore` takes this as it is). */
 export type VectorStoreSettings =
-  | { kind: 'lancedb'; dir: string; vectorIndex: { minRows: number; maxSegments: number }; flatSearchCutoff: number }
+  | { kind: 'lancedb'; dir: string; vectorIndex: { minRows: number; maxSegments: number }; flatSearchCutoff: number; searchLagMs: number }
   | {
       kind: 'weaviate';
       url: string;
@@ -298,6 +304,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
             dir: path.join(dataDir, 'lancedb'),
             vectorIndex: { minRows: c.LANCEDB_VECTOR_INDEX_MIN_ROWS, maxSegments: c.LANCEDB_VECTOR_INDEX_MAX_SEGMENTS },
             flatSearchCutoff: c.LANCEDB_FLAT_SEARCH_CUTOFF,
+            searchLagMs: c.LANCEDB_SEARCH_LAG_MS,
           },
     embedder: {
       provider: c.EMBEDDER,

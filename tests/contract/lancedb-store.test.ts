@@ -356,6 +356,37 @@ describe('lancedb adapter specifics', () => {
     await reopened.close();
   });
 
+
+  it("with a search lag, searches see another process's writes only after the lag, their own at once; counts and reads by id never lag", async () => {
+    const dir = tempDir();
+    const writer = await createLanceDbStore({ dir });
+    await writer.ensureSchema({ dimension: DIM, model: MODEL });
+    await writer.upsertChunks(manyChunks(3, 'first'));
+    const lagging = await createLanceDbStore({ dir, searchLagMs: 60_000 });
+    const q = (text: string) => ({ text, vector: [1, 0, 0, 1], alpha: 0, limit: 50 });
+    expect(await lagging.hybrid(q('first'))).toHaveLength(3);
+    const other = manyChunks(4, 'other');
+    await writer.upsertChunks(other);
+    // Searches stay on the version they read (for up to a minute here)…
+    expect(await lagging.hybrid(q('other'))).toHaveLength(0);
+    expect(await lagging.aggregate({ groupBy: 'section' })).toEqual([{ value: 'first', count: 3 }]);
+    // …what a writer decides on does not.
+    expect(await lagging.countChunks(eq('section', 'other'))).toBe(4);
+    expect((await lagging.fetchByIds(other.map((c) => c.chunk_id))).map((c) => c.chunk_id)).toEqual(other.map((c) => c.chunk_id));
+    // Its own write is searchable at once, and brings the other process's with it.
+    await lagging.upsertChunks(manyChunks(2, 'own'));
+    expect(await lagging.hybrid(q('own'))).toHaveLength(2);
+    expect(await lagging.hybrid(q('other'))).toHaveLength(4);
+    // So is its own delete.
+    await lagging.deleteByDoc(DOC_B);
+    expect(await lagging.hybrid(q('passage'))).toHaveLength(0);
+    await expect(createLanceDbStore({ dir, searchLagMs: -1 })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+    // Without a lag (the store's default), the other process's write is searchable at once.
+    const fresh = await createLanceDbStore({ dir });
+    await writer.upsertChunks(manyChunks(5, 'late'));
+    expect(await fresh.hybrid(q('late'))).toHaveLength(5);
+    await Promise.all([writer.close(), lagging.close(), fresh.close()]);
+  });
   it('a store made before facet_values existed gains it on ensureSchema; other instances see facet writes', async () => {
     const dir = tempDir();
     const old = await createLanceDbStore({ dir });

@@ -36,6 +36,7 @@ import {
 } from './schema.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
 import { buildVectorIndex, DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, vectorIndexAction, vectorIndexOf, type VectorIndexPolicy } from './vector-index.ts';
+import { openSearchView } from './search-view.ts';
 import { classifyStoreError, createCoalescedRun, createGroupCommit, createMutex, withConflictRetry } from './write-guard.ts';
 
 /** Options of the embedded LanceDB vector store. */
@@ -55,10 +56,11 @@ export interface LanceDbStoreOptions {
    */
   pruneOlderThanMs?: number;
   /**
-   * Seconds between checks for writes by other processes; 0 = every read sees the latest commit.
+   * How long searches may lag other processes' writes, ms (see search-view.ts); 0 = every search
+   * reads the latest commit. This process's own writes are searchable at once either way.
    * @defaultValue 0
    */
-  readConsistencyIntervalSeconds?: number;
+  searchLagMs?: number;
   /**
    * Rows per merge-insert call.
    * @defaultValue 2000
@@ -103,11 +105,12 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
   ensureLanceCpuThreads();
   let db: lancedb.Connection;
   try {
-    db = await lancedb.connect(options.dir, { readConsistencyInterval: options.readConsistencyIntervalSeconds ?? 0 });
+    db = await lancedb.connect(options.dir, { readConsistencyInterval: 0 });
   } catch (err) {
     throw classifyStoreError(err, `connect ${options.dir}`);
   }
   const tables = new Map<string, lancedb.Table>();
+  const searchView = await guarded(`connect ${options.dir}`, () => openSearchView(options.dir, CHUNKS_TABLE, options.searchLagMs ?? 0, () => openTable(CHUNKS_TABLE)));
   const lock = createMutex();
   let closed = false;
 
@@ -228,6 +231,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     afterCommit: async () => {
       const table = await guarded('refresh index', () => requireTable(CHUNKS_TABLE));
       await guarded('refresh index', () => refreshAfterWrite(table));
+      await guarded('refresh index', () => searchView.advance());
     },
   });
 
@@ -297,6 +301,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
         if (chunks) {
           const result = await withConflictRetry('deleteByDoc', () => chunks.delete(predicate));
           deletedChunks = result.numDeletedRows;
+          await guarded('deleteByDoc', () => searchView.advance());
         }
         if (opts.exceptVersion === undefined) {
           const documents = await guarded('deleteByDoc', () => openTable(DOCUMENTS_TABLE));
@@ -309,7 +314,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     async hybrid(q: HybridQuery): Promise<HybridHit[]> {
       checkHybridQuery(q);
       const sql = where(q.filter);
-      const table = await guarded('hybrid', () => openTable(CHUNKS_TABLE));
+      const table = await guarded('hybrid', () => searchView.table());
       if (!table) return [];
       const dimension = (await guarded('hybrid', () => tableDimension(table))) as number;
       checkVector(q.vector, dimension, 'query vector');
@@ -322,7 +327,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       checkAggregateField(groupBy);
       const sql = where(filter);
       return guarded('aggregate', async () => {
-        const table = await openTable(CHUNKS_TABLE);
+        const table = await searchView.table();
         if (!table) return [];
         // LanceDB has no GROUP BY; one projected column streamed and counted here is cheap.
         let query = table.query().select([groupBy satisfies AggregateField]);
@@ -392,6 +397,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     async optimize() {
       const table = await guarded('optimize', () => requireTable(CHUNKS_TABLE));
       await lock(() => withConflictRetry('optimize', () => optimizeNow(table)));
+      await guarded('optimize', () => searchView.advance());
     },
 
     async maintain() {
@@ -411,6 +417,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       // LanceDB compacts no files while delta segments cover them; with one segment again, this
       // optimize compacts what writes left (~35 s at 100k), so no write's refresh waits for it.
       await lock(() => withConflictRetry('maintain', () => optimizeNow(table)));
+      await guarded('maintain', () => searchView.advance());
       return { vectorIndex: action === 'build' ? 'built' : 'rebuilt', reason, seconds: seconds() };
     },
 
@@ -423,6 +430,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       closed = true;
       for (const table of tables.values()) table.close();
       tables.clear();
+      searchView.close();
       db.close();
     },
   };

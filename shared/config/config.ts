@@ -93,6 +93,11 @@ export const ConfigSchema = z.object({
    * @defaultValue 448
    */
   EXTRACT_MAX_RSS_MB: int(192, 65_536).default(448),
+  /**
+   * A PDF of at least this many bytes (and 32+ pages) has its pages read by WORKER_CONCURRENCY
+   * extraction children at once, each a range; 0 never splits. @defaultValue 1048576
+   */
+  EXTRACT_SPLIT_MIN_BYTES: int(0, 1_000_000_000_000).default(1_048_576),
   /** Jobs one stage worker runs at once. @defaultValue 2 */
   WORKER_CONCURRENCY: int(1, 256).default(2),
   /**
@@ -197,7 +202,7 @@ export interface Config {
     apiKey?: string;
     batchSize: number;
   };
-  extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number; maxRssMb: number };
+  extract: { maxBytes: number; maxPages: number; timeoutMs: number; maxHeapMb: number; maxRssMb: number; splitMinBytes: number };
   worker: { concurrency: number; /** WORKER_NICE: 0 leaves the process as it started. */ nice: number; lockMs: number; healthPort: number; shutdownGraceMs: number };
   /** The reconciler's period (0: off) and the age a status record must reach before it acts. */
   reconcile: { intervalMs: number; graceMs: number };
@@ -320,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       timeoutMs: c.EXTRACT_TIMEOUT_MS,
       maxHeapMb: c.EXTRACT_MAX_HEAP_MB,
       maxRssMb: c.EXTRACT_MAX_RSS_MB,
+      splitMinBytes: c.EXTRACT_SPLIT_MIN_BYTES,
     },
     worker: { concurrency: c.WORKER_CONCURRENCY, nice: c.WORKER_NICE, lockMs: c.WORKER_LOCK_MS, healthPort: c.HEALTH_PORT, shutdownGraceMs: c.WORKER_SHUTDOWN_GRACE_MS },
     reconcile: { intervalMs: c.RECONCILE_INTERVAL_MS, graceMs: c.RECONCILE_GRACE_MS },

@@ -26,11 +26,10 @@ function send(msg: ChildMessage): void {
 }
 
 async function run(job: ChildJob): Promise<WorkerReply> {
-  const { request } = job;
+  const { limits, ...input } = job.request;
   try {
-    const input = request.password === undefined ? { bytes: request.bytes } : { bytes: request.bytes, password: request.password };
     // The bytes are this process's own copy (deserialised from IPC): pdf.js may take them as they are.
-    const doc = await extractDocument(input, request.limits, {
+    const doc = await extractDocument(input, limits, {
       ownsBytes: true,
       onOpened: (pageCount) => send({ type: 'opened', id: job.id, pageCount }),
     });

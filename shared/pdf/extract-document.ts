@@ -10,6 +10,7 @@ import { reasonOf } from './pdf-errors.ts';
 import { stripRunningLines } from './running-lines.ts';
 import { joinHyphenatedLines } from './text-normalise.ts';
 import { assertTextLayer } from './text-layer.ts';
+import { pageRange, type PageRange } from './page-range.ts';
 import { assertReadableText } from './text-quality.ts';
 
 /** How the bytes are handed over. */
@@ -40,10 +41,10 @@ async function readPage(doc: PDFDocumentProxy, number: number): Promise<Page> {
   }
 }
 
-async function readPages(doc: PDFDocumentProxy, hooks: ExtractHooks): Promise<Page[]> {
+async function readPages(doc: PDFDocumentProxy, hooks: ExtractHooks, range: PageRange = { from: 1, to: doc.numPages }): Promise<Page[]> {
   const pages: Page[] = [];
   const failures: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
+  for (let n = range.from; n <= range.to; n++) {
     try {
       pages.push(await readPage(doc, n));
     } catch (err) {
@@ -54,10 +55,24 @@ async function readPages(doc: PDFDocumentProxy, hooks: ExtractHooks): Promise<Pa
       pages.push({ number: n, width: 0, height: 0, lines: [] });
     }
   }
-  if (failures.length === pages.length) {
+  // A part of a document (see page-parts.ts) leaves this check to the whole (finishPages).
+  if (failures.length === doc.numPages) {
     throw new PermanentError('CORRUPT_PDF', `No page of the PDF could be read (${failures.slice(0, 3).join('; ')})`);
   }
   return pages;
+}
+
+/**
+ * The document-wide tail of an extraction, pure: fails a mojibake text layer (GARBLED_TEXT),
+ * strips running headers/footers and joins hyphenated lines. Runs in the child for a whole
+ * document, and in the parent once a split document's parts are put back together.
+ *
+ * @throws PermanentError GARBLED_TEXT
+ */
+export function finishPages(raw: Page[]): { pages: Page[]; strippedLines: string[] } {
+  assertReadableText(raw);
+  const { pages, stripped } = stripRunningLines(raw);
+  return { pages: pages.map((p) => ({ ...p, lines: joinHyphenatedLines(p.lines) })), strippedLines: stripped };
 }
 
 /**
@@ -92,6 +107,18 @@ export async function extractDocument(
     }
     options.onOpened?.(pageCount);
     const { info, hasXfa } = await readInfo(doc);
+    if (input.part) {
+      // One part of a split document: its pages as read, unfinished; the first part brings the
+      // outline and the info. The caller checks and finishes the whole (page-parts.ts).
+      const first = input.part.index === 0;
+      return {
+        pageCount,
+        pages: await readPages(doc, options, pageRange(pageCount, input.part)),
+        outline: first ? await readOutline(doc) : [],
+        info: first ? info : { title: null, creationDate: null },
+        strippedLines: [],
+      };
+    }
     const raw = await readPages(doc, options);
     try {
       await assertTextLayer(doc, raw);
@@ -101,15 +128,8 @@ export async function extractDocument(
       }
       throw err;
     }
-    assertReadableText(raw);
-    const { pages, stripped } = stripRunningLines(raw);
-    return {
-      pageCount,
-      pages: pages.map((p) => ({ ...p, lines: joinHyphenatedLines(p.lines) })),
-      outline: await readOutline(doc),
-      info,
-      strippedLines: stripped,
-    };
+    const { pages, strippedLines } = finishPages(raw);
+    return { pageCount, pages, outline: await readOutline(doc), info, strippedLines };
   } finally {
     await doc.destroy();
   }

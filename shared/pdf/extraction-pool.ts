@@ -24,11 +24,12 @@ export interface PdfExtractor {
    */
   extract(input: ExtractInput, limits: ExtractLimits, options?: ExtractCallOptions): Promise<ExtractedDocument>;
   /**
-   * Starts a child ahead of the first job and settles once it is ready (pdf.js loaded) or failed
-   * to start, so a worker's first document does not wait for it. Never rejects: a child that
-   * cannot start fails the first job instead.
+   * Starts `children` regular children (1 by default; at most the pool's size) ahead of the first
+   * job and settles once they are ready (pdf.js loaded) or failed to start, so a worker's first
+   * document does not wait for them. Never rejects: a child that cannot start fails the first job
+   * instead.
    */
-  warm(): Promise<void>;
+  warm(children?: number): Promise<void>;
   /** Kills every child; jobs still queued or running fail with INTERNAL. */
   close(): Promise<void>;
 }
@@ -291,7 +292,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     arm(slot);
     startWatch();
     const { input, limits } = current.task;
-    const job: ChildJob = { id: current.id, request: input.password === undefined ? { bytes: input.bytes, limits } : { bytes: input.bytes, limits, password: input.password } };
+    const job: ChildJob = { id: current.id, request: { ...input, limits } };
     slot.child.send(job, (err) => {
       if (err && slot.current === current) fail(slot, new PermanentError('INTERNAL', `could not hand the PDF to its extraction child: ${err.message}`, { cause: err }));
     });
@@ -381,12 +382,15 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
         pump();
       });
     },
-    async warm() {
+    async warm(children = 1) {
       if (closed) return;
-      const slot = slots.find((s) => !s.spare) ?? spawn(false);
-      // Unlike a child started for a job, nothing waits on this one: it must not keep the process alive.
-      if (!slot.current) idle(slot);
-      await slot.started;
+      const want = Math.max(1, Math.min(size, Math.floor(children)));
+      const regular = slots.filter((s) => !s.spare);
+      while (regular.length < want) regular.push(spawn(false));
+      const warming = regular.slice(0, want);
+      // Unlike a child started for a job, nothing waits on these: they must not keep the process alive.
+      for (const slot of warming) if (!slot.current) idle(slot);
+      await Promise.all(warming.map((slot) => slot.started));
     },
     async close() {
       closed = true;

@@ -11,6 +11,17 @@ export interface ExtractInput {
   bytes: Uint8Array;
   /** User password from the document's metadata `password` field. */
   password?: string;
+  /**
+   * Read only this part of the pages, unfinished (see page-parts.ts): set by the page-splitting
+   * extractor, never by a stage.
+   */
+  part?: PagePart;
+}
+
+/** Part `index` (0-based) of `of` consecutive page ranges of one document. */
+export interface PagePart {
+  index: number;
+  of: number;
 }
 
 /** Optional observers for things that do not fail the document but are worth recording. */

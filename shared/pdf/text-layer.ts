@@ -64,6 +64,16 @@ function spread(pageCount: number, count: number): number[] {
 }
 
 /**
+ * True when `pages` hold too little text for {@link assertTextLayer} to pass them without looking
+ * at the document (none at all, or so little it may be a scan). Pure.
+ */
+export function textLayerSuspect(pages: readonly Page[], options: Partial<TextLayerOptions> = {}): boolean {
+  const opts = { ...DEFAULTS, ...options };
+  const total = pages.reduce((sum, p) => sum + pageChars(p), 0);
+  return total === 0 || total < opts.minChars || total < opts.minCharsPerPage * pages.length;
+}
+
+/**
  * Fails documents with essentially no text: none at all, or so little that, together with
  * painted images, the pages are scans (a stamped "pdf.js" on a scanned page). A tiny document
  * without images ("Hello, world!") is genuine text and passes.

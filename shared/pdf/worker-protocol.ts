@@ -1,12 +1,10 @@
 import type { ErrorCode } from '../errors.ts';
 import { PermanentError, RetryableError, isQuarryError } from '../errors.ts';
 import type { ExtractedDocument } from '../domain/extracted.ts';
-import type { ExtractLimits } from './limits.ts';
+import type { ExtractInput, ExtractLimits } from './limits.ts';
 
 /** What an extraction child receives (bytes arrive as a structured-clone copy over IPC). */
-export interface WorkerRequest {
-  bytes: Uint8Array;
-  password?: string;
+export interface WorkerRequest extends ExtractInput {
   limits: ExtractLimits;
 }
 

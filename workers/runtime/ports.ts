@@ -9,6 +9,7 @@ import type { EmbeddingCache } from '../../shared/embed/embedding-cache.ts';
 import { createRedisEmbeddingCache } from '../../shared/embed/redis-cache.ts';
 import { createRedisMemoryStore, type MemoryStore } from '../../shared/memory/memory-store.ts';
 import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
+import { withPageSplitting } from '../../shared/pdf/page-parts.ts';
 import { createStatusStore, type StatusStore } from '../../shared/status/status-store.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
@@ -68,12 +69,16 @@ export async function createPorts(config: Config): Promise<Ports & { close(): Pr
     embedder,
     embeddingCache: createRedisEmbeddingCache(redis, config.prefix),
     status: createStatusStore(redis, config.prefix),
-    extractor: createExtractionPool({
-      size: config.worker.concurrency,
-      timeoutMs: config.extract.timeoutMs,
-      maxHeapMb: config.extract.maxHeapMb,
-      maxRssMb: config.extract.maxRssMb,
-    }),
+    extractor: withPageSplitting(
+      createExtractionPool({
+        size: config.worker.concurrency,
+        timeoutMs: config.extract.timeoutMs,
+        maxHeapMb: config.extract.maxHeapMb,
+        maxRssMb: config.extract.maxRssMb,
+      }),
+      // 0 turns splitting off: no file is that small.
+      { minBytes: config.extract.splitMinBytes || Number.POSITIVE_INFINITY, parts: config.worker.concurrency },
+    ),
     memory: createRedisMemoryStore(redis, config.prefix, { halfLifeMs: config.memory.halfLifeMs }),
   };
   return {

@@ -26,7 +26,8 @@ export const extractWorker = defineStageWorker(
     // One job more than the pool's regular children per spare child: while slow PDFs hold every
     // regular child, quick ones still get taken from the queue and run in the spare one.
     concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS,
-    // A child with pdf.js loaded waits for the first document (starting one takes ~1 s).
+    // Children with pdf.js loaded wait for the first document (starting one takes ~1 s): as many
+    // as a large file is split between (see page-parts.ts).
     onStart: async ({ extractor }) => extractor.warm(),
   },
 );

@@ -6,10 +6,12 @@
 import { Worker } from 'node:worker_threads';
 import { getResolvedPDFJS } from 'unpdf';
 import { extractDocument } from './extract-document.ts';
+import { GUARDED_ENV } from './orphan-guard.ts';
 import { serialiseError, type ChildJob, type ChildMessage, type WorkerReply } from './worker-protocol.ts';
 
 /**
- * Kills this process once its parent is gone. It runs on a thread of its own because pdf.js
+ * Kills this process once its parent is gone, where the pool runs no orphan guard (no POSIX
+ * shell; see orphan-guard.ts). It runs on a thread of its own because pdf.js
  * (in-thread "fake worker" mode) can keep this process's main loop busy with promise callbacks
  * for as long as a document takes, so neither the IPC 'disconnect' event nor a timer on the main
  * thread would fire: an extract worker SIGKILLed mid-bomb would leave an orphan nobody watches.
@@ -41,7 +43,10 @@ async function run(job: ChildJob): Promise<WorkerReply> {
 
 // Only act as a child: importing this module elsewhere (a type check, a test) does nothing.
 if (process.send) {
-  new Worker(ORPHAN_WATCH, { eval: true, workerData: { ppid: process.ppid, pid: process.pid, everyMs: 200 } }).unref();
+  // The pool's orphan guard (orphan-guard.ts) kills this process with its parent; without one, a thread does.
+  if (process.env[GUARDED_ENV] !== '1') {
+    new Worker(ORPHAN_WATCH, { eval: true, workerData: { ppid: process.ppid, pid: process.pid, everyMs: 200 } }).unref();
+  }
   process.on('message', (job: ChildJob) => {
     void run(job).then((reply) => send({ type: 'reply', id: job.id, reply }));
   });

@@ -7,6 +7,7 @@ import { extractDeadlineMs, type DeadlinePolicy } from './extract-deadline.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 import { readCpuMs, readRss } from './process-memory.ts';
 import { deserialiseError, type ChildJob, type ChildMessage } from './worker-protocol.ts';
+import { GUARDED_ENV, startOrphanGuard, type OrphanGuard } from './orphan-guard.ts';
 
 /** Per-call options of `PdfExtractor.extract`. */
 export interface ExtractCallOptions {
@@ -211,8 +212,13 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     fail(slot, err);
   }
 
+  // Started with the first child: kills the children if this process dies without closing the pool.
+  let guard: OrphanGuard | null | undefined;
+
   function spawn(spare: boolean): Slot {
+    guard ??= startOrphanGuard();
     const child = fork(ENTRY, [], {
+      ...(guard ? { env: { ...process.env, [GUARDED_ENV]: '1' } } : {}),
       // The heap limit never exceeds the memory limit: a JS-heap runaway then ends in V8's quick abort.
       execArgv: childExecArgv(Math.min(options.maxHeapMb, maxRssMb), ENTRY),
       // Structured clone over IPC: the PDF bytes and the result cross as typed data, not JSON.
@@ -251,8 +257,10 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
       }
       fail(slot, new PermanentError('INTERNAL', `extraction child failed: ${err.message}`, { cause: err }));
     });
+    if (child.pid !== undefined) guard?.add(child.pid);
     // 'close' (not 'exit') so the stderr tail is complete when the cause is read.
     child.on('close', (code, signal) => {
+      if (child.pid !== undefined) guard?.remove(child.pid);
       exited();
       started();
       onExit(slot, code, signal);
@@ -407,6 +415,8 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
         fail(slot, new PermanentError('INTERNAL', 'the extraction pool closed'));
       }
       await Promise.all(all.map((slot) => slot.exited));
+      guard?.close();
+      guard = undefined;
     },
   };
 }

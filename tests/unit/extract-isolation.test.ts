@@ -43,6 +43,17 @@ function descendants(pid: number): number[] {
   return out;
 }
 
+/** The extraction children among `pid`'s descendants (not the pool's orphan guard, a shell). */
+function extractionChildren(pid: number): number[] {
+  return descendants(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('extract-child-entry');
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Samples the resident memory of this process plus all its descendants until stopped; returns the peak. */
 function sampleTreeRss(everyMs = 20): { stop(): number } {
   let peak = 0;
@@ -170,17 +181,17 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     const good = await goodPdfs(2);
     pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512 });
     await pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
-    const warm = descendants(process.pid);
+    const warm = extractionChildren(process.pid);
     await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
-    expect(descendants(process.pid)).toEqual(warm);
+    expect(extractionChildren(process.pid)).toEqual(warm);
     await pool.close();
     // An idle child holds ~95 MB (node, tsx, pdf.js): over half of 150 MB, so every job recycles it
     // (its successor starts at once, so the next document finds pdf.js loaded).
     pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512, maxRssMb: 150 });
-    const before = new Set(descendants(process.pid));
+    const before = new Set(extractionChildren(process.pid));
     const first = pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
-    await expect.poll(() => descendants(process.pid).filter((pid) => !before.has(pid)).length, { timeout: 15_000, interval: 20 }).toBe(1);
-    const used = descendants(process.pid).filter((pid) => !before.has(pid));
+    await expect.poll(() => extractionChildren(process.pid).filter((pid) => !before.has(pid)).length, { timeout: 15_000, interval: 20 }).toBe(1);
+    const used = extractionChildren(process.pid).filter((pid) => !before.has(pid));
     await first;
     await expect.poll(() => used.filter(alive), { timeout: 2000, interval: 20 }).toEqual([]);
     await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
@@ -190,7 +201,7 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
     // Warm the child up so the slow job is surely running (not queued) when the signal aborts.
     await pool.extract({ bytes: (await goodPdfs(1))[0] as Uint8Array }, LIMITS);
-    const children = descendants(process.pid);
+    const children = extractionChildren(process.pid);
     expect(children.length).toBeGreaterThan(0);
     const controller = new AbortController();
     const running = pool.extract({ bytes: manyPagesPdf(20_000) }, LIMITS, { signal: controller.signal }).catch((e: unknown) => e);
@@ -225,12 +236,14 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     try {
       const pid = parent.pid as number;
       // The parent has started its extraction child, and the child has had time to get busy.
-      await expect.poll(() => descendants(pid).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
-      const child = descendants(pid);
+      await expect.poll(() => extractionChildren(pid).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+      const child = extractionChildren(pid);
+      const all = descendants(pid); // the orphan guard too
       await new Promise((r) => setTimeout(r, 1500));
       expect(child.filter(alive)).toEqual(child);
       parent.kill('SIGKILL');
-      await expect.poll(() => child.filter(alive), { timeout: 3000, interval: 50 }).toEqual([]);
+      await expect.poll(() => all.filter(alive), { timeout: 3000, interval: 50 }).toEqual([]);
+      expect(all.length).toBeGreaterThan(child.length);
     } finally {
       parent.kill('SIGKILL');
     }

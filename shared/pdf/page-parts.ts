@@ -5,7 +5,6 @@ import type { ExtractCallOptions, PdfExtractor } from './extraction-pool.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 import { textLayerSuspect } from './text-layer.ts';
 
-
 /**
  * Puts the parts of a split extraction back together (in part order) and finishes the whole as an
  * unsplit extraction would. Pure.

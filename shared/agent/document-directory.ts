@@ -33,10 +33,14 @@ function entryOf(doc: DocumentRecord): DirectoryEntry {
 }
 
 /**
- * A cached listing of the indexed documents for query routing. Concurrent callers share one
- * refresh; a failed refresh is not cached (the next question tries again) and rejects.
+ * A cached listing of the indexed documents for query routing. The first call waits for the first
+ * listing (a failure is not kept: the next call tries again, and rejects). After that a question
+ * never waits for a refresh: a call past the ttl starts one in the background and gets the listing
+ * it replaces, at most one ttl older (a full refresh of thousands of documents takes seconds, and
+ * under ingest the questions that happened to come due were the slowest of a run). A failed
+ * background refresh keeps the old listing; the next call tries again.
  *
- * @throws whatever the store's `aggregate` or `getDocument` throws.
+ * @throws whatever the store's `aggregate` or `getDocument` throws, on the first listing.
  */
 export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | 'getDocument'>, options: DocumentDirectoryOptions = {}): () => Promise<DirectoryEntry[]> {
   const ttl = options.ttlMs ?? 30_000;
@@ -45,6 +49,7 @@ export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | '
   const known = new Map<string, { count: number; entry: DirectoryEntry | null }>();
   let refreshes = 0;
   let current: { at: number; list: Promise<DirectoryEntry[]> } | null = null;
+  let background: Promise<void> | null = null;
 
   const refresh = async (): Promise<DirectoryEntry[]> => {
     const counts = await store.aggregate({ groupBy: 'doc_id' });
@@ -69,12 +74,25 @@ export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | '
 
   return () => {
     const t = now();
-    if (!current || t - current.at > ttl) {
-      const fresh = { at: t, list: refresh() };
-      fresh.list.catch(() => {
-        if (current === fresh) current = null;
+    if (!current) {
+      const first = { at: t, list: refresh() };
+      first.list.catch(() => {
+        if (current === first) current = null;
       });
-      current = fresh;
+      current = first;
+    } else if (t - current.at > ttl && !background) {
+      const served = current;
+      background = served.list
+        .then(() => refresh())
+        .then(
+          (list) => {
+            current = { at: t, list: Promise.resolve(list) };
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          background = null;
+        });
     }
     return current.list;
   };

@@ -26,6 +26,9 @@ function fakeStore(docs: Map<string, { count: number; doc: DocumentRecord }>) {
   };
 }
 
+/** Lets a background refresh of the fake stores below finish. */
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
 describe('document directory', () => {
   it('lists the documents once per ttl, reads only new or changed ones, drops deleted ones, and re-reads all every fullEvery refreshes', async () => {
     const docs = new Map([['a', { count: 3, doc: doc('a', 'A') }], ['b', { count: 2, doc: doc('b', 'B') }]]);
@@ -42,19 +45,60 @@ describe('document directory', () => {
     docs.delete('a');
     docs.set('c', { count: 1, doc: doc('c', 'C') });
     store.reads.length = 0;
+    // Past the ttl the question gets the listing it has, and a refresh starts behind it.
+    expect((await list()).map((d) => d.title)).toEqual(['A', 'B']);
+    await settle();
     expect((await list()).map((d) => d.title)).toEqual(['B v2', 'C']);
     expect(store.reads.sort()).toEqual(['b', 'c']);
 
     now = 4000;
     store.reads.length = 0;
     await list();
+    await settle();
     expect(store.reads).toEqual([]);
     now = 6000;
     await list();
+    await settle();
     expect(store.reads.sort()).toEqual(['b', 'c']);
+    expect(store.aggregates).toBe(4);
   });
 
-  it('a failed refresh is not kept: the next call asks again', async () => {
+  it('past the first listing a question never waits for a refresh; a failed one keeps the old listing', async () => {
+    const docs = new Map([['a', { count: 1, doc: doc('a', 'A') }]]);
+    let release: () => void = () => undefined;
+    let blocked = false;
+    let failing = false;
+    const store = {
+      async aggregate(): Promise<AggregateBucket[]> {
+        if (failing) throw new Error('store down');
+        return [...docs.entries()].map(([value, d]) => ({ value, count: d.count }));
+      },
+      async getDocument(id: string): Promise<DocumentRecord | null> {
+        if (blocked) await new Promise<void>((r) => (release = r));
+        return docs.get(id)?.doc ?? null;
+      },
+    };
+    let now = 0;
+    const list = createDocumentDirectory(store, { ttlMs: 1000, now: () => now });
+    expect((await list()).map((d) => d.title)).toEqual(['A']);
+    docs.set('b', { count: 1, doc: doc('b', 'B') });
+    blocked = true;
+    now = 5000;
+    // The refresh hangs on a Document read; questions are answered from the listing they have.
+    expect((await list()).map((d) => d.title)).toEqual(['A']);
+    expect((await list()).map((d) => d.title)).toEqual(['A']);
+    blocked = false;
+    release();
+    await settle();
+    expect((await list()).map((d) => d.title)).toEqual(['A', 'B']);
+    failing = true;
+    now = 10_000;
+    expect((await list()).map((d) => d.title)).toEqual(['A', 'B']);
+    await settle();
+    expect((await list()).map((d) => d.title)).toEqual(['A', 'B']);
+  });
+
+  it('a failed first listing is not kept: the next call asks again', async () => {
     let fail = true;
     const store = {
       async aggregate(): Promise<AggregateBucket[]> {

@@ -20,10 +20,18 @@ const HAS_PROC = (() => {
 if (!HAS_PROC) console.warn('extract-shutdown: skipped, no /proc to find the extraction child by');
 
 /** Live children of this process (of any of its threads). */
+/** This process's extraction children (not the pool's orphan guard, a shell). */
 function children(): number[] {
+  const isExtraction = (pid: number): boolean => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('extract-child-entry');
+    } catch {
+      return false;
+    }
+  };
   return readdirSync('/proc/self/task').flatMap((tid) => {
     try {
-      return readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+      return readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number).filter(isExtraction);
     } catch {
       return [];
     }

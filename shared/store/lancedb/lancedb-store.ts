@@ -110,7 +110,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     throw classifyStoreError(err, `connect ${options.dir}`);
   }
   const tables = new Map<string, lancedb.Table>();
-  const searchView = await guarded(`connect ${options.dir}`, () => openSearchView(options.dir, CHUNKS_TABLE, options.searchLagMs ?? 0, () => openTable(CHUNKS_TABLE)));
+  const searchView = openSearchView(options.dir, CHUNKS_TABLE, options.searchLagMs ?? 0, () => openTable(CHUNKS_TABLE));
   const lock = createMutex();
   let closed = false;
 

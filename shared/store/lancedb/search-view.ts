@@ -25,22 +25,25 @@ export interface SearchView {
  *
  * @throws PermanentError `INVALID_CONFIG` for a negative or non-finite lag.
  */
-export async function openSearchView(
+export function openSearchView(
   dir: string,
   name: string,
   lagMs: number,
   openFresh: () => Promise<lancedb.Table | null>,
-): Promise<SearchView> {
+): SearchView {
   if (!Number.isFinite(lagMs) || lagMs < 0) throw new PermanentError('INVALID_CONFIG', `search lag must be a non-negative number of ms, got ${lagMs}`);
   if (lagMs === 0) return { table: openFresh, advance: async () => undefined, close: () => undefined };
-  const db = await lancedb.connect(dir, { readConsistencyInterval: lagMs / 1000 });
+  // Connected on the first search: a process that never searches (a stage worker) opens nothing.
+  let db: Promise<lancedb.Connection> | null = null;
   let handle: lancedb.Table | null = null;
   return {
     async table() {
       if (handle) return handle;
+      db ??= lancedb.connect(dir, { readConsistencyInterval: lagMs / 1000 });
+      const connection = await db;
       // Absence is not cached: another process may create the table.
-      if (!(await db.tableNames()).includes(name)) return null;
-      handle = await db.openTable(name);
+      if (!(await connection.tableNames()).includes(name)) return null;
+      handle ??= await connection.openTable(name);
       return handle;
     },
     async advance() {
@@ -49,7 +52,8 @@ export async function openSearchView(
     close() {
       handle?.close();
       handle = null;
-      db.close();
+      void db?.then((connection) => connection.close(), () => undefined);
+      db = null;
     },
   };
 }

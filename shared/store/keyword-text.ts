@@ -1,3 +1,5 @@
+import { americanSpelling } from './spelling.ts';
+
 /**
  * Scripts written without reliable spaces: Hangul (syllables + compatibility jamo), kana and CJK
  * ideographs. Spacing inside them is dropped and they are indexed as character bigrams, so
@@ -69,8 +71,24 @@ function alnumParts(word: string): string[] {
  * letter and digit runs ("gata3" → gata3 gata 3), a hyphenated name of letters and digits adds
  * its parts joined ("gata-3" → gata 3 gata3, "covid-19" → covid 19 covid19; not "20-40"), and a
  * Greek letter standing alone in Latin text is spelled out ("tnf-α" → tnf alpha, as "TNF-alpha").
+ * British spellings are written the American way ("tumour" → tumor, "ischaemic" → ischemic,
+ * "randomised" → randomized: {@link americanSpelling}), so either finds the other.
  */
 export function keywordText(text: string): string {
+  return keywordTerms(text, false);
+}
+
+/**
+ * {@link keywordText} of a query: the same terms, plus a word's own spelling wherever
+ * {@link americanSpelling} changed it ("tumour" → tumor tumour). Rows written before the spelling
+ * fold keep "tumour" in their keyword text until they are written again, and a query must still
+ * find them; in rows written since, the original spelling matches nothing and adds nothing.
+ */
+export function keywordQueryText(text: string): string {
+  return keywordTerms(text, true);
+}
+
+function keywordTerms(text: string, keepOriginalSpelling: boolean): string {
   const normalised = spellOutLoneGreek(text.normalize('NFKC').toLowerCase());
   const terms: string[] = [];
   let word = '';
@@ -87,7 +105,10 @@ export function keywordText(text: string): string {
   };
   const endWord = (): void => {
     if (word) {
+      const written = word;
+      word = americanSpelling(word);
       terms.push(word);
+      if (keepOriginalSpelling && written !== word) terms.push(written);
       terms.push(...alnumParts(word));
       chain.push(word);
     }

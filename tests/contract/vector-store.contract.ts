@@ -357,6 +357,17 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         }
       });
 
+      it('keyword side: British and American spellings find each other ("tumour" ≡ "tumor", "randomised" ≡ "randomized")', async () => {
+        const american = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'Tumor growth', index: 5, body: 'A randomized trial of tumor suppression.', vector: [0, 0, 1, 1] });
+        const british = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'Haemoglobin', index: 6, body: 'Haemoglobin fell in the randomised group.', vector: [0, 1, 1, 0] });
+        await store.upsertChunks([american, british]);
+        const find = async (q: string) => ids(await store.hybrid({ text: q, vector: [0, 0, 0, 1], alpha: 0, limit: 10 }));
+        expect(await find('tumour suppression')).toContain(american.chunk_id);
+        expect(await find('hemoglobin')).toContain(british.chunk_id);
+        expect(new Set(await find('randomised'))).toEqual(new Set(await find('randomized')));
+        expect(await find('randomized')).toEqual(expect.arrayContaining([american.chunk_id, british.chunk_id]));
+      });
+
       it('withVectors returns the stored vector of every hit (keyword-only hits too); without it, none', async () => {
         for (const alpha of [0, 0.5, 1]) {
           const hits = await store.hybrid({ text, vector, alpha, limit: 10, withVectors: true });

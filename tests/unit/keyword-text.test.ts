@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HEADING_REPEATS, chunkKeywordText, keywordText, spellOutLoneGreek } from '../../shared/store/keyword-text.ts';
+import { HEADING_REPEATS, chunkKeywordText, keywordQueryText, keywordText, spellOutLoneGreek } from '../../shared/store/keyword-text.ts';
+import { americanSpelling } from '../../shared/store/spelling.ts';
 
 const terms = (text: string) => new Set(keywordText(text).split(' '));
 
@@ -24,6 +25,32 @@ describe('keywordText: one name, several spellings', () => {
   it('leaves Korean as before: spacing-independent bigrams, article numbers apart', () => {
     expect(keywordText('출산 장려금')).toBe('출산 산장 장려 려금');
     expect(keywordText('제3조(지원 대상)')).toBe('제 3 조 지원 원대 대상');
+  });
+});
+
+describe('British and American spellings', () => {
+  it('writes British spellings the American way', () => {
+    const cases: [string, string][] = [
+      ['tumours', 'tumors'], ['behavioural', 'behavioral'], ['colour', 'color'], ['favourite', 'favorite'],
+      ['ischaemia', 'ischemia'], ['hypoglycaemic', 'hypoglycemic'], ['haemoglobin', 'hemoglobin'], ['paediatric', 'pediatric'],
+      ['oestrogen', 'estrogen'], ['oesophageal', 'esophageal'], ['foetal', 'fetal'], ['diarrhoea', 'diarrhea'], ['aetiology', 'etiology'],
+      ['anaesthesia', 'anesthesia'], ['sulphate', 'sulfate'], ['centre', 'center'], ['fibres', 'fibers'], ['analogue', 'analog'],
+      ['randomised', 'randomized'], ['characterisation', 'characterization'], ['organisers', 'organizers'], ['analysed', 'analyzed'],
+      ['signalling', 'signaling'], ['labelled', 'labeled'], ['modelling', 'modeling'],
+    ];
+    for (const [british, american] of cases) expect([british, americanSpelling(british)]).toEqual([british, american]);
+  });
+
+  it('leaves American spellings and look-alike words alone', () => {
+    for (const word of ['tumor', 'hour', 'four', 'journal', 'analyses', 'analysis', 'diagnoses', 'crises', 'rise', 'noise', 'isolated', 'decision', 'does', 'poem', 'leucine']) {
+      expect([word, americanSpelling(word)]).toEqual([word, word]);
+    }
+  });
+
+  it('documents are indexed in one spelling; a query also keeps its own, for rows written before', () => {
+    expect(keywordText('Tumour suppression in randomised trials')).toBe(keywordText('tumor suppression in randomized trials'));
+    expect(keywordQueryText('Tumour suppression')).toBe('tumor tumour suppression');
+    expect(keywordQueryText('tumor suppression')).toBe(keywordText('tumor suppression'));
   });
 });
 

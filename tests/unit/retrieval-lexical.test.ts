@@ -15,6 +15,11 @@ describe('matchForm and query analysis', () => {
     expect(score('TNF alpha', ['levels of TNF-α rose'])[0]?.coverage).toBe(1);
   });
 
+  it('British and American spellings match each other', () => {
+    expect(matchForm('Tumour-suppressing haemoglobin')).toBe('tumor suppressing hemoglobin');
+    expect(score('randomised tumour trials', ['a randomized trial of tumor growth'])[0]?.coverage).toBe(1);
+  });
+
   it('plural fold', () => {
     expect(stemWord('leaves')).toBe('leave');
     expect(stemWord('policies')).toBe('policy');

@@ -3,7 +3,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { createLru, type Lru } from '../../lru.ts';
 import { relativeScoreFusion, type FusedScore } from '../fusion.ts';
 import type { HybridHit, StoredChunkWithoutVector } from '../vector-store.ts';
-import { keywordText } from '../keyword-text.ts';
+import { keywordQueryText } from '../keyword-text.ts';
 import { sqlString } from './filter-sql.ts';
 import { CHUNK_COLUMNS, FTS_COLUMN, PAYLOAD_COLUMN, payloadChunk, rowToChunk, rowVector } from './schema.ts';
 import { hnswEf } from './vector-index.ts';
@@ -109,7 +109,7 @@ const MAX_ATTEMPTS = 3;
  * chunk a compaction moved between the two sides is merged from its two addresses.
  */
 export async function hybridSearch(table: lancedb.Table, req: HybridRequest): Promise<HybridHit[]> {
-  const terms = keywordText(req.text);
+  const terms = keywordQueryText(req.text);
   for (let attempt = 1; ; attempt++) {
     const version = await table.version();
     const hits = await searchOnce(table, req, terms, req.caches?.at(version));

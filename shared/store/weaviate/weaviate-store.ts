@@ -2,7 +2,7 @@ import { Filters, type Collection, type FilterValue, type WeaviateClient } from 
 import { PermanentError } from '../../errors.ts';
 import { filterFields, matchesFilter } from '../filter-eval.ts';
 import { relativeScoreFusion, type ScoredId } from '../fusion.ts';
-import { keywordText } from '../keyword-text.ts';
+import { keywordQueryText } from '../keyword-text.ts';
 import type { Filter } from '../filter.ts';
 import { checkModel } from '../embedder-record.ts';
 import { checkAggregateField, checkDimension, checkScanFields, checkHybridQuery, checkVector, sortBuckets, validChunks, validDocuments } from '../validation.ts';
@@ -236,7 +236,7 @@ export async function createWeaviateStore(
       if (!s) return [];
       checkVector(q.vector, s.dimension, 'query vector');
       if (t.kind === 'none') return [];
-      const text = keywordText(q.text);
+      const text = keywordQueryText(q.text);
       const vector = Array.from(q.vector);
       const hasText = text.trim() !== '' && q.alpha < 1;
       const hasVector = vector.some((x) => x !== 0) && q.alpha > 0;

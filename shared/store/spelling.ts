@@ -1,0 +1,49 @@
+/**
+ * British → American spelling, for matching only (the keyword index, the lexical reranker and the
+ * extractive answerer; never what is shown). English stemmers do not join the two: Snowball
+ * stems "randomized" to "random" but "randomised" to "randomis", and "signalling" keeps its double
+ * l. A rule that changes a word it should not ("exercise" → "exercize") changes it the same way
+ * in every text, so it only costs a match when the wrong form is another real word.
+ */
+const RULES: readonly (readonly [RegExp, string])[] = [
+  // -our → -or in the words that have an American -or form.
+  [/^(behavi|col|disfav|fav|flav|hon|dishon|hum|lab|neighb|od|rum|tum|vap|vig|harb|arm|endeav|clam|rig|splend|cand|ferv|ard|val|sav|parl)our/, '$1or'],
+  // ae / oe of Greek and Latin medical words.
+  [/aemi/, 'emi'],
+  [/haem/, 'hem'],
+  [/paed/, 'ped'],
+  [/^aetiol/, 'etiol'],
+  [/anaesth/, 'anesth'],
+  [/gynaec/, 'gynec'],
+  [/^caesar/, 'cesar'],
+  [/^oesophag/, 'esophag'],
+  [/^oestr/, 'estr'],
+  [/^oedem/, 'edem'],
+  [/^foet/, 'fet'],
+  [/^(diarrh|dyspn|apn|hypopn)oe/, '$1e'],
+  [/^coeliac/, 'celiac'],
+  [/^faec/, 'fec'],
+  [/^sulph/, 'sulf'],
+  [/^aluminium/, 'aluminum'],
+  [/^mould/, 'mold'],
+  [/^programme/, 'program'],
+  // -tre → -ter, -ogue → -og.
+  [/^(cent|fib|lit|met|kilomet|centimet|millimet|micromet|nanomet|theat|calib|spect|lust|somb|meag|sab)re(s|d)?$/, '$1er$2'],
+  [/^(catal|dial|anal|monol|prol|epil|homol|ortholog|paral)ogue(s)?$/, '$1og$2'],
+  // -ise / -yse verbs and their nouns → -ize / -yze (not "analyses", the plural of "analysis").
+  [/^(\p{L}{3,})is(e|es|ed|ing|ation|ations|er|ers)$/u, '$1iz$2'],
+  [/^(\p{L}{2,})ys(e|ed|ing|er|ers)$/u, '$1yz$2'],
+  // A doubled l before -ed / -ing / -er (travelled, signalling, modelling).
+  [/^(label|model|travel|signal|cancel|fuel|channel|tunnel|counsel|level|total|marshal|pedal|jewel|dial|cruel|rival|spiral|shovel|quarrel|equal)l(ed|ing|er|ers)$/, '$1$2'],
+];
+
+/**
+ * The American spelling of one lower-case word ("tumours" → "tumors", "haemoglobin" →
+ * "hemoglobin", "randomisation" → "randomization", "analysed" → "analyzed", "signalling" →
+ * "signaling", "centre" → "center"), or the word itself when no rule applies. Pure.
+ */
+export function americanSpelling(word: string): string {
+  let out = word;
+  for (const [re, to] of RULES) out = out.replace(re, to);
+  return out;
+}

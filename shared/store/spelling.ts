@@ -37,12 +37,18 @@ const RULES: readonly (readonly [RegExp, string])[] = [
   [/^(label|model|travel|signal|cancel|fuel|channel|tunnel|counsel|level|total|marshal|pedal|jewel|dial|cruel|rival|spiral|shovel|quarrel|equal)l(ed|ing|er|ers)$/, '$1$2'],
 ];
 
+/** What some rule of {@link RULES} needs in a word; a word without any of it is left as it is. */
+const MAY_CHANGE = /[^yfhs]our|ae|oe|sulph|aluminium|mould|programme|[tbg]re[sd]?$|ogues?$|is(?:e|es|ed|ing|ations?|ers?)$|ys(?:e|ed|ing|ers?)$|ll(?:ed|ing|ers?)$/;
+
 /**
  * The American spelling of one lower-case word ("tumours" → "tumors", "haemoglobin" →
  * "hemoglobin", "randomisation" → "randomization", "analysed" → "analyzed", "signalling" →
  * "signaling", "centre" → "center"), or the word itself when no rule applies. Pure.
  */
 export function americanSpelling(word: string): string {
+  // Nearly every word has none of the rules' letter patterns: one test instead of all the rules
+  // (the keyword text of a 350-page book calls this ~200,000 times).
+  if (!MAY_CHANGE.test(word)) return word;
   let out = word;
   for (const [re, to] of RULES) out = out.replace(re, to);
   return out;

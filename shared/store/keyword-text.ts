@@ -56,8 +56,22 @@ function isHyphen(cp: number): boolean {
 
 /** The letter and digit runs of a word ("gata3" → gata, 3), or [] when it has only one. */
 function alnumParts(word: string): string[] {
+  // Most words are ASCII letters only: no regex for them.
+  let ascii = true;
+  let digit = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 0x80) ascii = false;
+    else if (c >= 0x30 && c <= 0x39) digit = true;
+  }
+  if (ascii && !digit) return [];
   const parts = word.match(/\p{N}+|[^\p{N}]+/gu) ?? [];
   return parts.length > 1 ? parts : [];
+}
+
+/** True when `joined` has a digit and something that is not one. */
+function mixesDigits(joined: string): boolean {
+  return /\p{N}/u.test(joined) && /[^\p{N}]/u.test(joined);
 }
 
 /**
@@ -91,9 +105,11 @@ export function keywordQueryText(text: string): string {
 function keywordTerms(text: string, keepOriginalSpelling: boolean): string {
   const normalised = spellOutLoneGreek(text.normalize('NFKC').toLowerCase());
   const terms: string[] = [];
-  let word = '';
+  // The current Latin word is normalised.slice(wordStart, i); -1 when there is none. Indices, not
+  // a string built a character at a time: a book's keyword text is millions of characters.
+  let wordStart = -1;
   // The hyphen-joined words of the current name, and whether the last character was its hyphen.
-  let chain: string[] = [];
+  const chain: string[] = [];
   let afterHyphen = false;
   // The current spaceless run: its last character, and whether it is still one character long.
   let runLast: string | null = null;
@@ -103,31 +119,41 @@ function keywordTerms(text: string, keepOriginalSpelling: boolean): string {
     if (runLast !== null && runSingle) terms.push(runLast);
     runLast = null;
   };
-  const endWord = (): void => {
-    if (word) {
-      const written = word;
-      word = americanSpelling(word);
-      terms.push(word);
-      if (keepOriginalSpelling && written !== word) terms.push(written);
-      terms.push(...alnumParts(word));
-      chain.push(word);
-    }
-    word = '';
+  const endWord = (end: number): void => {
+    if (wordStart < 0) return;
+    const written = normalised.slice(wordStart, end);
+    wordStart = -1;
+    const word = americanSpelling(written);
+    terms.push(word);
+    if (keepOriginalSpelling && written !== word) terms.push(written);
+    for (const part of alnumParts(word)) terms.push(part);
+    chain.push(word);
   };
-  const endChain = (): void => {
-    endWord();
+  const endChain = (end: number): void => {
+    endWord(end);
     // Only names of letters and digits: joining plain words ("cookie-header") lowered SciFact
     // train, and a range of numbers ("20-40") is no name.
-    const joined = chain.join('');
-    if (chain.length > 1 && /\p{N}/u.test(joined) && /[^\p{N}]/u.test(joined)) terms.push(joined);
-    chain = [];
+    if (chain.length > 1) {
+      const joined = chain.join('');
+      if (mixesDigits(joined)) terms.push(joined);
+    }
+    chain.length = 0;
     afterHyphen = false;
   };
 
-  for (const ch of normalised) {
-    const cp = ch.codePointAt(0) as number;
-    if (isSpaceless(cp)) {
-      endChain();
+  for (let i = 0; i < normalised.length; ) {
+    let cp = normalised.charCodeAt(i);
+    let width = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < normalised.length) {
+      const low = normalised.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    }
+    const ch = cp < 0x80 ? '' : normalised.slice(i, i + width);
+    if (cp >= 0x80 && isSpaceless(cp)) {
+      endChain(i);
       if (runLast === null) {
         runSingle = true;
       } else {
@@ -138,21 +164,22 @@ function keywordTerms(text: string, keepOriginalSpelling: boolean): string {
     } else if (isSpace(cp, ch)) {
       // Whitespace ends a Latin word but not a spaceless run: the run resumes if the next
       // non-space character is spaceless too.
-      endChain();
+      endChain(i);
     } else if (isWordChar(cp, ch)) {
       endRun();
       afterHyphen = false;
-      word += ch;
-    } else if (isHyphen(cp) && word !== '' && !afterHyphen) {
-      endWord();
+      if (wordStart < 0) wordStart = i;
+    } else if (isHyphen(cp) && wordStart >= 0 && !afterHyphen) {
+      endWord(i);
       endRun();
       afterHyphen = true;
     } else {
-      endChain();
+      endChain(i);
       endRun();
     }
+    i += width;
   }
-  endChain();
+  endChain(normalised.length);
   endRun();
   return terms.join(' ');
 }

@@ -110,8 +110,75 @@ export function normaliseForHashing(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(HANGUL_GAP, '');
 }
 
-function countInto(counts: Map<number, number>, key: number): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+/**
+ * Occurrences per feature hash, kept in first-seen order (the order the vector's float sums are
+ * taken in, so the result is bit for bit what a `Map` gives): an open-addressing table of int32
+ * keys, ~5× faster than a `Map` for the ~3,000 features of a 1,500-character chunk. Reused across
+ * texts; `clear` costs the features of the last text, not the table.
+ */
+interface FeatureCounts {
+  add(key: number): void;
+  clear(): void;
+  readonly size: number;
+  /** Calls `fn` for each feature, in first-seen order. */
+  forEach(fn: (key: number, count: number) => void): void;
+}
+
+function createFeatureCounts(): FeatureCounts {
+  let bits = 12;
+  let keys = new Int32Array(1 << bits);
+  let counts = new Int32Array(1 << bits);
+  let order = new Int32Array(1 << (bits - 1));
+  let size = 0;
+  const slotOf = (key: number): number => {
+    const mask = (1 << bits) - 1;
+    let slot = Math.imul(key, 0x9e3779b1) >>> (32 - bits);
+    while (counts[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
+    return slot;
+  };
+  const grow = (): void => {
+    const oldKeys = keys;
+    const oldCounts = counts;
+    const oldOrder = order.subarray(0, size);
+    bits += 1;
+    keys = new Int32Array(1 << bits);
+    counts = new Int32Array(1 << bits);
+    order = new Int32Array(1 << (bits - 1));
+    oldOrder.forEach((oldSlot, i) => {
+      const slot = slotOf(oldKeys[oldSlot] as number);
+      keys[slot] = oldKeys[oldSlot] as number;
+      counts[slot] = oldCounts[oldSlot] as number;
+      order[i] = slot;
+    });
+  };
+  return {
+    add(key) {
+      let slot = slotOf(key);
+      if (counts[slot] === 0) {
+        // At most half full, so probes stay short.
+        if (size === order.length) {
+          grow();
+          slot = slotOf(key);
+        }
+        keys[slot] = key;
+        order[size++] = slot;
+      }
+      counts[slot] = (counts[slot] as number) + 1;
+    },
+    clear() {
+      for (let i = 0; i < size; i++) counts[order[i] as number] = 0;
+      size = 0;
+    },
+    get size() {
+      return size;
+    },
+    forEach(fn) {
+      for (let i = 0; i < size; i++) {
+        const slot = order[i] as number;
+        fn(keys[slot] as number, counts[slot] as number);
+      }
+    },
+  };
 }
 
 /**
@@ -153,16 +220,16 @@ export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder 
   const model = `quarry-hash-v2/d${dimension}/g${minGram}-${maxGram}/h${hangulMinGram}/${wordBigrams ? 'bi' : 'uni'}/w${wordWeight}/${stopWords ? 'stop' : 'all'}`;
 
   // Reused across texts: one allocation per embedder, not per call.
-  const charCounts = new Map<number, number>();
-  const wordCounts = new Map<number, number>();
+  const charCounts = createFeatureCounts();
+  const wordCounts = createFeatureCounts();
 
-  function addWeighted(vector: Float32Array, counts: Map<number, number>, weight: number): void {
-    for (const [key, tf] of counts) {
+  function addWeighted(vector: Float32Array, counts: FeatureCounts, weight: number): void {
+    counts.forEach((key, tf) => {
       const h = mix(key);
       const bucket = (h >>> 0) % dimension;
       const w = weight * (1 + Math.log(tf));
       vector[bucket] = (vector[bucket] as number) + (h < 0 ? -w : w);
-    }
+    });
   }
 
   /** Counts the features of `text` into charCounts and wordCounts (cleared first). */
@@ -187,7 +254,7 @@ export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder 
           const pos = start + n - 1;
           const unit = pos === 0 ? BEGIN : pos === len - 1 ? END : word.charCodeAt(pos - 1);
           h = fnvStep(h, unit);
-          if (n >= low) countInto(charCounts, h);
+          if (n >= low) charCounts.add(h);
         }
       }
       if (hangul) {
@@ -195,9 +262,9 @@ export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder 
         previousWord = null;
         continue;
       }
-      countInto(wordCounts, fnvString(WORD_SEED, word));
+      wordCounts.add(fnvString(WORD_SEED, word));
       if (wordBigrams && previousWord !== null) {
-        countInto(wordCounts, fnvString(fnvStep(fnvString(BIGRAM_SEED, previousWord), 0x20), word));
+        wordCounts.add(fnvString(fnvStep(fnvString(BIGRAM_SEED, previousWord), 0x20), word));
       }
       previousWord = word;
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
 import { createHashEmbedder, HASH_STOP_WORDS, normaliseForHashing } from '../../shared/embed/hash-embedder.ts';
@@ -11,6 +12,17 @@ function dot(a: Float32Array, b: Float32Array): number {
 
 describe('hash embedder', () => {
   const e = createHashEmbedder();
+
+  it('gives every text the very vector v2 always gave it: stored vectors and new query vectors must agree bit for bit', async () => {
+    // Digests of vectors written by the first v2 release; a change here needs a new model name.
+    const texts = [
+      'Tumor necrosis factor alpha (TNF-α) levels rose in 12 of 20 patients.',
+      '출산 장려금은 신청일로부터 30일 이내에 지급한다.',
+      Array.from({ length: 3000 }, (_, i) => `term${i * 7919}`).join(' '),
+    ];
+    const digests = (await e.embed(texts)).map((v) => createHash('sha256').update(new Uint8Array(v.buffer)).digest('hex').slice(0, 16));
+    expect(digests).toEqual(['93dfe597bafbda83', '0fef24045912776b', '81095b9d21adb6b7']);
+  });
 
   it('defaults to 512 dimensions and names its settings (v2: a new name, so v1 vectors are never reused)', () => {
     expect(e.dimension).toBe(512);

@@ -8,7 +8,7 @@
 import { isNounLike, stripParticle } from '../enrich/korean.ts';
 import { createLru } from '../lru.ts';
 import { spellOutLoneGreek } from '../store/keyword-text.ts';
-import { americanSpelling } from '../store/spelling.ts';
+import { americanSpellingOfText } from '../store/spelling.ts';
 
 /** One thing a passage may contain: a Latin word stem, a Hangul bigram, or an exact reference. */
 export interface MatchUnit {
@@ -92,7 +92,7 @@ export function matchForm(text: string): string {
  * lowered the reranked nDCG@10 by 0.001).
  */
 function latinWords(lower: string): string {
-  return spellOutLoneGreek(lower).replace(/[^\p{L}\p{N}]+/gu, ' ').replace(/\p{L}+/gu, americanSpelling);
+  return americanSpellingOfText(spellOutLoneGreek(lower).replace(/[^\p{L}\p{N}]+/gu, ' '));
 }
 
 /** Plural fold: "policies" → "policy", "leaves" → "leave"; short words and "-ss" stay. */

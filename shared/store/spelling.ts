@@ -53,3 +53,19 @@ export function americanSpelling(word: string): string {
   for (const [re, to] of RULES) out = out.replace(re, to);
   return out;
 }
+
+/**
+ * The ASCII words of a lower-case text some rule of {@link americanSpelling} may change (a superset:
+ * each is passed to it). One native regex scan instead of a call per word: the lexical reranker
+ * prepares hundreds of passages a question, and a call per word tripled its cost.
+ */
+const CANDIDATE_WORDS =
+  /(?<![a-z])(?:[a-z]*(?:our|ae|oe)[a-z]*|(?:sulph|alumin|mould|programme)[a-z]*|[a-z]+(?:[tbg]re[sd]?|ogues?|is(?:e|es|ed|ing|ations?|ers?)|ys(?:e|ed|ing|ers?)|ll(?:ed|ing|ers?)))(?![a-z])/g;
+
+/**
+ * {@link americanSpelling} of every ASCII word of a lower-case text ("tumours in the centre" →
+ * "tumors in the center"); other characters stay as they are. Pure.
+ */
+export function americanSpellingOfText(lower: string): string {
+  return lower.replace(CANDIDATE_WORDS, americanSpelling);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEADING_REPEATS, chunkKeywordText, keywordQueryText, keywordText, spellOutLoneGreek } from '../../shared/store/keyword-text.ts';
-import { americanSpelling } from '../../shared/store/spelling.ts';
+import { americanSpelling, americanSpellingOfText } from '../../shared/store/spelling.ts';
 
 const terms = (text: string) => new Set(keywordText(text).split(' '));
 
@@ -45,6 +45,12 @@ describe('British and American spellings', () => {
     for (const word of ['tumor', 'hour', 'four', 'journal', 'analyses', 'analysis', 'diagnoses', 'crises', 'rise', 'noise', 'isolated', 'decision', 'does', 'poem', 'leucine']) {
       expect([word, americanSpelling(word)]).toEqual([word, word]);
     }
+  });
+
+  it('a whole text: every word as americanSpelling has it, the rest unchanged', () => {
+    const text = 'tumours in the centre were randomised 3 times; haem levels and behavioural signalling analysed, 4 hours of labour';
+    expect(americanSpellingOfText(text)).toBe(text.replace(/[a-z]+/g, americanSpelling));
+    expect(americanSpellingOfText(text)).toBe('tumors in the center were randomized 3 times; hem levels and behavioral signaling analyzed, 4 hours of labor');
   });
 
   it('documents are indexed in one spelling; a query also keeps its own, for rows written before', () => {

@@ -28,7 +28,8 @@ const RULES: readonly (readonly [RegExp, string])[] = [
   [/^mould/, 'mold'],
   [/^programme/, 'program'],
   // -tre → -ter, -ogue → -og.
-  [/^(cent|fib|lit|met|kilomet|centimet|millimet|micromet|nanomet|theat|calib|spect|lust|somb|meag|sab)re(s|d)?$/, '$1er$2'],
+  [/^(cent|fib|lit|met|kilomet|centimet|millimet|micromet|nanomet|theat|calib|spect|lust|somb|meag|sab)re(s)?$/, '$1er$2'],
+  [/^(cent|fib|lust)red$/, '$1ered'],
   [/^(catal|dial|anal|monol|prol|epil|homol|ortholog|paral)ogue(s)?$/, '$1og$2'],
   // -ise / -yse verbs and their nouns → -ize / -yze (not "analyses", the plural of "analysis").
   [/^(\p{L}{3,})is(e|es|ed|ing|ation|ations|er|ers)$/u, '$1iz$2'],

@@ -34,7 +34,7 @@ describe('British and American spellings', () => {
       ['tumours', 'tumors'], ['behavioural', 'behavioral'], ['colour', 'color'], ['favourite', 'favorite'],
       ['ischaemia', 'ischemia'], ['hypoglycaemic', 'hypoglycemic'], ['haemoglobin', 'hemoglobin'], ['paediatric', 'pediatric'],
       ['oestrogen', 'estrogen'], ['oesophageal', 'esophageal'], ['foetal', 'fetal'], ['diarrhoea', 'diarrhea'], ['aetiology', 'etiology'],
-      ['anaesthesia', 'anesthesia'], ['sulphate', 'sulfate'], ['centre', 'center'], ['fibres', 'fibers'], ['analogue', 'analog'],
+      ['anaesthesia', 'anesthesia'], ['sulphate', 'sulfate'], ['centre', 'center'], ['centred', 'centered'], ['fibres', 'fibers'], ['analogue', 'analog'],
       ['randomised', 'randomized'], ['characterisation', 'characterization'], ['organisers', 'organizers'], ['analysed', 'analyzed'],
       ['signalling', 'signaling'], ['labelled', 'labeled'], ['modelling', 'modeling'],
     ];

@@ -11,7 +11,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
@@ -90,8 +90,12 @@ describe.skipIf(!REDIS_AVAILABLE)('telemetry: traces across queue hops, metrics,
     const nodes = spans().filter((s) => s.name.startsWith('agent ') && s.attributes[ATTR.runId] === runId);
     expect(nodes.map((s) => s.name)).toEqual(expect.arrayContaining(['agent listener', 'agent planner', 'agent candidate_search', 'agent rerank_diversify', 'agent validator', 'agent answerer']));
     expect(new Set(nodes.map(traceOf)).size).toBe(1);
-    const run = spans().find((s) => s.name === 'process agent-run' && traceOf(s) === traceOf(nodes[0] as ReadableSpan));
-    expect(run, 'the agent-run job span is in the same trace').toBeDefined();
+    // The job's span ends when the worker has recorded the job done, which can be just after the
+    // gateway has the result and answered: wait for it rather than race it.
+    await vi.waitFor(() => {
+      const run = spans().find((s) => s.name === 'process agent-run' && traceOf(s) === traceOf(nodes[0] as ReadableSpan));
+      expect(run, 'the agent-run job span is in the same trace').toBeDefined();
+    }, { timeout: 5_000, interval: 50 });
   });
 
   it('exposes jobs by queue and state, stage durations, failures by code, query latency and memory updates at /metrics', async () => {

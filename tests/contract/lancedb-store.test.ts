@@ -109,9 +109,10 @@ describe('lancedb adapter specifics', () => {
     expect(await vectorIndexSegments(dir)).toBe(1);
     // The index is approximate: on a corpus this small it finds nearly every exact neighbour (every
     // vector here has a twin, and a graph may leave one of two equal vectors unreachable, depending
-    // on how the build's threads interleaved), and the refine step keeps every cosine exact.
+    // on how the build's threads interleaved: 17 and 18 of 20 have both been seen), and the refine
+    // step keeps every cosine exact. A broken index would find about one of the 20.
     const indexed = await store.hybrid(q);
-    expect(indexed.filter((h) => exact.includes(h.chunk.chunk_id)).length).toBeGreaterThanOrEqual(18);
+    expect(indexed.filter((h) => exact.includes(h.chunk.chunk_id)).length).toBeGreaterThanOrEqual(16);
     for (const h of indexed) expect(h.cosine).toBeCloseTo(exactCosine.get(h.chunk.chunk_id) as number, 5);
     expect(await store.maintain()).toMatchObject({ vectorIndex: 'current' });
     // Every write's refresh adds its rows to the index as one more segment; they are searchable at once.

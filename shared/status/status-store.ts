@@ -30,12 +30,15 @@ return {'registered', tonumber(gen)}
 `);
 
 // Updates from a stage apply only to the version and generation that is current: a job of a
-// superseded version may still be running and must not overwrite the newer one's status.
+// superseded version may still be running and must not overwrite the newer one's status. With a
+// stage (ARGV[4]), only while the document is queued at or running that stage: a job delivered
+// again after its work was handed on must not move the document back.
 const UPDATE = defineScript(`
 local h = KEYS[1]
-local cur = redis.call('HMGET', h, 'version', 'gen', 'state')
+local cur = redis.call('HMGET', h, 'version', 'gen', 'state', 'stage')
 if cur[1] ~= ARGV[1] or cur[2] ~= ARGV[2] or cur[3] == 'deleting' or cur[3] == 'deleted' then return 0 end
-for i = 4, #ARGV, 2 do redis.call('HSET', h, ARGV[i], ARGV[i + 1]) end
+if ARGV[4] ~= '' and (cur[4] ~= ARGV[4] or (cur[3] ~= 'queued' and cur[3] ~= 'running')) then return 0 end
+for i = 5, #ARGV, 2 do redis.call('HSET', h, ARGV[i], ARGV[i + 1]) end
 redis.call('HSET', h, 'updated_at', ARGV[3])
 return 1
 `);
@@ -86,8 +89,11 @@ export interface StageUpdate {
 /** Per-document registration and status, in Redis (one hash per document plus an index). */
 export interface StatusStore {
   register(input: { docId: string; sourceKey: string; version: string; force?: boolean }): Promise<RegisterOutcome>;
-  /** Applies only when (version, gen) is still the document's current registration. */
-  update(docId: string, version: string, gen: number, u: StageUpdate): Promise<boolean>;
+  /**
+   * Applies only when (version, gen) is still the document's current registration and, with
+   * `atStage`, only while the document is queued at or running that stage. True when applied.
+   */
+  update(docId: string, version: string, gen: number, u: StageUpdate, condition?: { atStage?: string }): Promise<boolean>;
   isCurrent(docId: string, version: string, gen: number): Promise<boolean>;
   /**
    * Marks the registration failed with `error`, but only while it is queued at or running `stage`
@@ -129,7 +135,7 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       ])) as [string, number];
       return { action: res[0] === 'unchanged' ? 'unchanged' : 'registered', gen: Number(res[1]) };
     },
-    async update(docId, version, gen, u) {
+    async update(docId, version, gen, u, condition = {}) {
       const fields: (string | number)[] = [];
       if (u.state) fields.push('state', u.state);
       if (u.stage) fields.push('stage', u.stage);
@@ -140,7 +146,7 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       if (u.chunkCount !== undefined) fields.push('chunk_count', u.chunkCount);
       if (u.warnings !== undefined) fields.push('warnings', u.warnings.length > 0 ? JSON.stringify(u.warnings) : '');
       if (u.profile !== undefined) fields.push('profile', u.profile ? JSON.stringify(u.profile) : '');
-      const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), ...fields]);
+      const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), condition.atStage ?? '', ...fields]);
       return Number(ok) === 1;
     },
     async isCurrent(docId, version, gen) {

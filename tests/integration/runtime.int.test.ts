@@ -45,8 +45,15 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     ws?.cleanup();
   });
 
-  async function runOne(docId: string): Promise<number> {
+  /** Registers a document and hands it to `stage`, as the stage before would. */
+  async function registerAt(docId: string, stage: string): Promise<number> {
     const { gen } = await ports.status.register({ docId, sourceKey: `k:${docId}`, version: V });
+    await ports.status.update(docId, V, gen, { stage, state: 'queued' });
+    return gen;
+  }
+
+  async function runOne(docId: string): Promise<number> {
+    const gen = await registerAt(docId, 'rt-first');
     await ports.queues.enqueue(first, { docId, version: V, gen });
     return gen;
   }
@@ -122,6 +129,29 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     }
   }, 30_000);
 
+  it('a job delivered again after its stage was handed on neither runs nor moves the document back', async () => {
+    const group = startWorkers([firstWorker, secondWorker], ports, createLogger('silent'));
+    try {
+      const gen = await runOne('again');
+      await settled('again');
+      const before = await ports.status.get('again');
+      expect(before).toMatchObject({ stage: 'rt-second' });
+      // Its worker died between enqueueing the next stage and completing the job: BullMQ hands
+      // the job out again (here: the finished job removed and added anew under its id).
+      const q = ports.queues.queue(first);
+      const id = `ingest-rt-first-again-${V}-g${gen}`;
+      await (await q.getJob(id))?.remove();
+      await ports.queues.enqueue(first, { docId: 'again', version: V, gen });
+      for (let i = 0; i < 100 && !(await q.getJob(id))?.finishedOn; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await q.getJob(id))?.returnvalue).toEqual({ superseded: true });
+      expect(calls.filter((c) => c.startsWith('first:again'))).toHaveLength(1);
+      const after = await ports.status.get('again');
+      expect(after).toMatchObject({ state: before!.state, stage: 'rt-second', timings: before!.timings });
+    } finally {
+      await group.close();
+    }
+  }, 30_000);
+
   it('on shutdown, a job still running when the grace period ends goes back to waiting (no failed attempt) and another worker runs it', async () => {
     // One attempt only: were the cancel counted as a failed attempt, the job and document would fail.
     const slow = defineIngestQueue('ingest-rt-slow', z.object({ by: z.string() }), undefined, { attempts: 1 });
@@ -134,7 +164,7 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
         return { by: name };
       });
     const a = startWorkers([slowWorker('a', true)], ports, createLogger('silent'));
-    const { gen } = await ports.status.register({ docId: 'slow', sourceKey: 'k:slow', version: V });
+    const gen = await registerAt('slow', 'rt-slow');
     await ports.queues.enqueue(slow, { docId: 'slow', version: V, gen });
     const q = ports.queues.queue(slow);
     for (let i = 0; i < 100 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 50));

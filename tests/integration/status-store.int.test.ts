@@ -61,6 +61,21 @@ describe.skipIf(!REDIS_AVAILABLE)('status store and document lock (real Redis)',
     expect(await s.isCurrent('d', V1, g1)).toBe(false);
   });
 
+  it('an update for a stage applies only while the document waits at or runs that stage', async () => {
+    const s = createStatusStore(redis, 'st9');
+    const { gen } = await s.register({ docId: 'd', sourceKey: 'dir:d.pdf', version: V1 });
+    expect(await s.update('d', V1, gen, { state: 'running' }, { atStage: 'extract' })).toBe(true);
+    expect(await s.update('d', V1, gen, { stage: 'sectionize', state: 'queued' }, { atStage: 'extract' })).toBe(true);
+    // A job of the stage before, delivered again: it neither restarts that stage nor fails the document.
+    expect(await s.update('d', V1, gen, { state: 'running', stage: 'extract' }, { atStage: 'extract' })).toBe(false);
+    expect(await s.update('d', V1, gen, { state: 'failed', error: { code: 'X', message: 'late' } }, { atStage: 'extract' })).toBe(false);
+    expect(await s.get('d')).toMatchObject({ stage: 'sectionize', state: 'queued', errorCode: null });
+    // Settled documents are at no stage's disposal.
+    expect(await s.update('d', V1, gen, { state: 'indexed' })).toBe(true);
+    expect(await s.update('d', V1, gen, { state: 'running' }, { atStage: 'sectionize' })).toBe(false);
+    expect((await s.get('d'))?.state).toBe('indexed');
+  });
+
   it('keeps the profile an indexed version was given; a new registration clears it', async () => {
     const s = createStatusStore(redis, 'st-profile');
     const profile = {

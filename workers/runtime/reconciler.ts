@@ -124,7 +124,7 @@ export async function reconcileOnce(deps: ReconcilerDeps): Promise<ReconcileRepo
     if (job && (finished === 'completed' || finished === 'failed')) await job.remove();
     await deps.queues.enqueue(target.queue, target.payload);
     // Touching the record restarts its grace period: the next pass finds the job live or waits.
-    if (s.state !== 'deleting') await deps.status.update(s.docId, s.version, s.gen, { state: 'queued', progress: 0 });
+    if (s.state !== 'deleting') await deps.status.update(s.docId, s.version, s.gen, { state: 'queued', progress: 0 }, { atStage: s.stage });
     report.requeued++;
     deps.log.warn('reconciler: stage re-enqueued', { docId: s.docId, stage: s.stage, state: s.state });
   }

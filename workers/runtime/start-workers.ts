@@ -66,10 +66,15 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
     };
 
     const run = async (job: Job, payload: unknown, track: IngestPayload | null, jlog: Logger, signal: AbortSignal | undefined, token: string | undefined) => {
-      // One round trip both checks the registration is current and marks it running: the status
-      // update applies only to the current (version, gen), exactly the isCurrent test.
-      if (track && !(await ports.status.update(track.docId, track.version, track.gen, { state: 'running', stage, progress: 0 }))) {
-        jlog.info('superseded: a newer version or a deletion took over');
+      // One round trip both checks the job is the document's current work and marks it running:
+      // the update applies only to the current (version, gen) while it waits at or runs this
+      // stage. Otherwise a newer version or a deletion took over, or this is a job delivered again
+      // after its work was handed on (its worker died between enqueueing the next stage and
+      // completing the job): running it would move the document back to a stage whose next job
+      // already ran, where it would wait for nothing.
+      const atThisStage = { atStage: stage };
+      if (track && !(await ports.status.update(track.docId, track.version, track.gen, { state: 'running', stage, progress: 0 }, atThisStage))) {
+        jlog.info('superseded: a newer version or a deletion took over, or this stage was already handed on');
         return SUPERSEDED;
       }
 
@@ -94,12 +99,13 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
           // Only a registration still current hands on: a stale job (its document re-registered,
           // deleted, or lost with Redis's data while it ran) must not start the next stage. The
           // stage's timing rides on the same update (one round trip per hand-over, not two).
-          const current = await ports.status.update(track.docId, track.version, track.gen, {
-            timing: { stage, ms },
-            stage: stageName(queue.next.name),
-            state: 'queued',
-            progress: 0,
-          });
+          const current = await ports.status.update(
+            track.docId,
+            track.version,
+            track.gen,
+            { timing: { stage, ms }, stage: stageName(queue.next.name), state: 'queued', progress: 0 },
+            atThisStage,
+          );
           if (current) await ports.queues.enqueue(queue.next, track);
           else jlog.info('superseded while running: next stage not enqueued');
         } else if (track) {
@@ -112,7 +118,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
           // Cancelled because this process is shutting down: the job goes back to waiting for
           // another worker, neither a failed attempt nor a stall, and the document stays queued.
           await job.moveToWait(token);
-          if (track) await ports.status.update(track.docId, track.version, track.gen, { state: 'queued', progress: 0 });
+          if (track) await ports.status.update(track.docId, track.version, track.gen, { state: 'queued', progress: 0 }, atThisStage);
           jlog.info('stage returned to the queue at shutdown', { stage });
           throw new WaitingError();
         }
@@ -122,10 +128,13 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
         jlog.warn('stage failed', { stage, code, error: message, permanent, attempt: job.attemptsMade + 1 });
         metrics.jobFailures.inc({ queue: queue.name, code });
         if (track) {
-          await ports.status.update(track.docId, track.version, track.gen, {
-            error: { code, message },
-            ...(lastTry ? { state: 'failed' as const } : {}),
-          });
+          await ports.status.update(
+            track.docId,
+            track.version,
+            track.gen,
+            { error: { code, message }, ...(lastTry ? { state: 'failed' as const } : {}) },
+            atThisStage,
+          );
         }
         if (permanent) throw new UnrecoverableError(codedReason(code, message));
         // The failed reason carries the code, so whoever reads the failed job later (the

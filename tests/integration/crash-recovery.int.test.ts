@@ -35,8 +35,10 @@ describe.skipIf(!REDIS_AVAILABLE)('a worker killed with SIGKILL mid-ingest', () 
 
   beforeAll(async () => {
     redis = await startTestRedis();
-    // A short lock so the restarted worker picks up the killed one's jobs within seconds.
-    ws = testWorkspace(redis.url, { WORKER_LOCK_MS: '3000', WORKER_CONCURRENCY: '3' });
+    // A short lock so the restarted worker picks up the killed one's jobs within seconds. The
+    // reconciler (in the watcher's process) waits longer than the test: a worker's death alone
+    // must never leave a document for it to repair — jobs handed out again must finish the work.
+    ws = testWorkspace(redis.url, { WORKER_LOCK_MS: '3000', WORKER_CONCURRENCY: '3', RECONCILE_GRACE_MS: '600000' });
     await generateCorpus(ws.config.watchDir, { count: 50, seed: 23 });
     watcher = await startPipeline(ws.config, { workers: false });
   }, 120_000);

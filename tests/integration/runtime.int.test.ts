@@ -152,6 +152,20 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     }
   }, 30_000);
 
+  it('a job delivered again after its hand-over was recorded but before the next stage was enqueued enqueues it', async () => {
+    const group = startWorkers([firstWorker, secondWorker], ports, createLogger('silent'));
+    try {
+      // The worker recorded the hand-over (document queued at the next stage) and died before the enqueue.
+      const gen = await registerAt('cut', 'rt-second');
+      await ports.queues.enqueue(first, { docId: 'cut', version: V, gen });
+      await settled('cut');
+      expect(calls.filter((c) => c.includes(':cut'))).toEqual(['second:cut']);
+      expect((await ports.queues.queue(first).getJob(`ingest-rt-first-cut-${V}-g${gen}`))?.returnvalue).toEqual({ superseded: true });
+    } finally {
+      await group.close();
+    }
+  }, 30_000);
+
   it('on shutdown, a job still running when the grace period ends goes back to waiting (no failed attempt) and another worker runs it', async () => {
     // One attempt only: were the cancel counted as a failed attempt, the job and document would fail.
     const slow = defineIngestQueue('ingest-rt-slow', z.object({ by: z.string() }), undefined, { attempts: 1 });

@@ -65,6 +65,23 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       return withSpan(`stage ${queue.name}`, attributes, () => run(job, payload, track, jlog, signal, token));
     };
 
+    /**
+     * A job that may not run: superseded, or delivered again after its stage was handed on. Its
+     * worker may have died between recording the hand-over and enqueueing the next stage: when
+     * the document still waits at the next stage, enqueue that stage (a no-op under its
+     * deterministic id when the job is there), so the document does not wait for the reconciler.
+     */
+    const resumeHandOver = async (track: IngestPayload, jlog: Logger): Promise<void> => {
+      const next = queue.next;
+      const s = next ? await ports.status.get(track.docId) : null;
+      if (next && s && s.version === track.version && s.gen === track.gen && s.state === 'queued' && s.stage === stageName(next.name)) {
+        await ports.queues.enqueue(next, track);
+        jlog.info('delivered again after its hand-over was recorded: next stage enqueued (again)');
+      } else {
+        jlog.info('superseded: a newer version or a deletion took over, or this stage was already handed on');
+      }
+    };
+
     const run = async (job: Job, payload: unknown, track: IngestPayload | null, jlog: Logger, signal: AbortSignal | undefined, token: string | undefined) => {
       // One round trip both checks the job is the document's current work and marks it running:
       // the update applies only to the current (version, gen) while it waits at or runs this
@@ -74,7 +91,7 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       // already ran, where it would wait for nothing.
       const atThisStage = { atStage: stage };
       if (track && !(await ports.status.update(track.docId, track.version, track.gen, { state: 'running', stage, progress: 0 }, atThisStage))) {
-        jlog.info('superseded: a newer version or a deletion took over, or this stage was already handed on');
+        await resumeHandOver(track, jlog);
         return SUPERSEDED;
       }
 

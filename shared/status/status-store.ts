@@ -59,17 +59,6 @@ redis.call('HSET', h, 'state', 'deleted', 'progress', 100, 'updated_at', ARGV[2]
 return 1
 `);
 
-// Fails a document only while it still waits at or runs the given stage of the given
-// registration: a job that dies after its stage's work was handed on (its worker killed between
-// enqueueing the next stage and completing) must not fail a document that has moved on.
-const FAIL_AT = defineScript(`
-local h = KEYS[1]
-local cur = redis.call('HMGET', h, 'version', 'gen', 'state', 'stage')
-if cur[1] ~= ARGV[1] or cur[2] ~= ARGV[2] or (cur[3] ~= 'queued' and cur[3] ~= 'running') or cur[4] ~= ARGV[3] then return 0 end
-redis.call('HSET', h, 'state', 'failed', 'error_code', ARGV[4], 'error_message', ARGV[5], 'updated_at', ARGV[6])
-return 1
-`);
-
 export type RegisterOutcome = { action: 'registered' | 'unchanged'; gen: number };
 
 export interface StageUpdate {
@@ -120,6 +109,21 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
   const indexKey = `${prefix}:docs`;
   const now = () => clock().toISOString();
 
+  const update: StatusStore['update'] = async (docId, version, gen, u, condition = {}) => {
+    const fields: (string | number)[] = [];
+    if (u.state) fields.push('state', u.state);
+    if (u.stage) fields.push('stage', u.stage);
+    if (u.progress !== undefined) fields.push('progress', Math.max(0, Math.min(100, Math.round(u.progress))));
+    if (u.error !== undefined) fields.push('error_code', u.error?.code ?? '', 'error_message', u.error?.message ?? '');
+    if (u.timing) fields.push(`t_${u.timing.stage}`, Math.round(u.timing.ms));
+    if (u.pageCount !== undefined) fields.push('page_count', u.pageCount);
+    if (u.chunkCount !== undefined) fields.push('chunk_count', u.chunkCount);
+    if (u.warnings !== undefined) fields.push('warnings', u.warnings.length > 0 ? JSON.stringify(u.warnings) : '');
+    if (u.profile !== undefined) fields.push('profile', u.profile ? JSON.stringify(u.profile) : '');
+    const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), condition.atStage ?? '', ...fields]);
+    return Number(ok) === 1;
+  };
+
   return {
     async register({ docId, sourceKey, version, force }) {
       const at = clock();
@@ -135,26 +139,16 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       ])) as [string, number];
       return { action: res[0] === 'unchanged' ? 'unchanged' : 'registered', gen: Number(res[1]) };
     },
-    async update(docId, version, gen, u, condition = {}) {
-      const fields: (string | number)[] = [];
-      if (u.state) fields.push('state', u.state);
-      if (u.stage) fields.push('stage', u.stage);
-      if (u.progress !== undefined) fields.push('progress', Math.max(0, Math.min(100, Math.round(u.progress))));
-      if (u.error !== undefined) fields.push('error_code', u.error?.code ?? '', 'error_message', u.error?.message ?? '');
-      if (u.timing) fields.push(`t_${u.timing.stage}`, Math.round(u.timing.ms));
-      if (u.pageCount !== undefined) fields.push('page_count', u.pageCount);
-      if (u.chunkCount !== undefined) fields.push('chunk_count', u.chunkCount);
-      if (u.warnings !== undefined) fields.push('warnings', u.warnings.length > 0 ? JSON.stringify(u.warnings) : '');
-      if (u.profile !== undefined) fields.push('profile', u.profile ? JSON.stringify(u.profile) : '');
-      const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), condition.atStage ?? '', ...fields]);
-      return Number(ok) === 1;
-    },
+    update,
     async isCurrent(docId, version, gen) {
       const [v, g, state] = await redis.hmget(docKey(docId), 'version', 'gen', 'state');
       return v === version && g === String(gen) && state !== 'deleting' && state !== 'deleted';
     },
     async failAt(docId, version, gen, stage, error) {
-      return Number(await FAIL_AT.run(redis, [docKey(docId)], [version, String(gen), stage, error.code, error.message, now()])) === 1;
+      // Only while it still waits at or runs that stage: a job that dies after its stage's work
+      // was handed on (its worker killed between enqueueing the next stage and completing) must
+      // not fail a document that has moved on.
+      return update(docId, version, gen, { state: 'failed', error }, { atStage: stage });
     },
     async markDeleting(docId) {
       const gen = Number(await MARK_DELETING.run(redis, [docKey(docId)], [now(), genStep()]));

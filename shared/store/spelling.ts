@@ -38,8 +38,15 @@ const RULES: readonly (readonly [RegExp, string])[] = [
   [/^(label|model|travel|signal|cancel|fuel|channel|tunnel|counsel|level|total|marshal|pedal|jewel|dial|cruel|rival|spiral|shovel|quarrel|equal)l(ed|ing|er|ers)$/, '$1$2'],
 ];
 
-/** What some rule of {@link RULES} needs in a word; a word without any of it is left as it is. */
-const MAY_CHANGE = /[^yfhs]our|ae|oe|sulph|aluminium|mould|programme|[tbg]re[sd]?$|ogues?$|is(?:e|es|ed|ing|ations?|ers?)$|ys(?:e|ed|ing|ers?)$|ll(?:ed|ing|ers?)$/;
+/**
+ * What some rule of {@link RULES} needs in a word: letters anywhere in it, or an ending. One source
+ * for both prefilters below, so a new rule is added to one place.
+ */
+const ANYWHERE = 'our|ae|oe|sulph|alumin|mould|programme';
+const ENDINGS = '[tbg]re[sd]?|ogues?|is(?:e|es|ed|ing|ations?|ers?)|ys(?:e|ed|ing|ers?)|ll(?:ed|ing|ers?)';
+
+/** A word without any of {@link ANYWHERE} or {@link ENDINGS} is left as it is. */
+const MAY_CHANGE = new RegExp(`${ANYWHERE}|(?:${ENDINGS})$`);
 
 /**
  * The American spelling of one lower-case word ("tumours" → "tumors", "haemoglobin" →
@@ -60,8 +67,7 @@ export function americanSpelling(word: string): string {
  * each is passed to it). One native regex scan instead of a call per word: the lexical reranker
  * prepares hundreds of passages a question, and a call per word tripled its cost.
  */
-const CANDIDATE_WORDS =
-  /(?<![a-z])(?:[a-z]*(?:our|ae|oe)[a-z]*|(?:sulph|alumin|mould|programme)[a-z]*|[a-z]+(?:[tbg]re[sd]?|ogues?|is(?:e|es|ed|ing|ations?|ers?)|ys(?:e|ed|ing|ers?)|ll(?:ed|ing|ers?)))(?![a-z])/g;
+const CANDIDATE_WORDS = new RegExp(`(?<![a-z])(?:[a-z]*(?:${ANYWHERE})[a-z]*|[a-z]+(?:${ENDINGS}))(?![a-z])`, 'g');
 
 /**
  * {@link americanSpelling} of every ASCII word of a lower-case text ("tumours in the centre" →

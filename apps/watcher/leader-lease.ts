@@ -86,8 +86,10 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
       if (timer) clearTimeout(timer);
       await running;
       if (leader) {
-        await opts.redis.eval(RELEASE, 1, opts.key, id).catch(() => undefined);
+        // Step down before letting go: another process may take the lease the moment it is
+        // released, and must not find this one still acting as the leader.
         await become(false);
+        await opts.redis.eval(RELEASE, 1, opts.key, id).catch(() => undefined);
       }
     },
   };

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
@@ -6,6 +8,28 @@ import { gatewayDeps } from './gateway-deps.ts';
 import { buildGateway } from './server.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
+
+/** While the gateway closes, connections that never sent a byte are looked for this often. */
+const UNUSED_SWEEP_MS = 100;
+
+/**
+ * The server's connections that have not sent a byte: a browser's preconnected socket, a TCP
+ * health probe. Node counts them as neither idle nor busy, so a closing server waits for them
+ * until its headers timeout (60 s) — a whole pod's shutdown grace. `destroy` closes them; a
+ * connection that has sent anything, a request in flight included, is left to finish.
+ */
+function trackUnusedConnections(server: Server): { destroy(): void } {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return {
+    destroy() {
+      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    },
+  };
+}
 
 /**
  * Starts the HTTP gateway on the configured host and port. Without API keys it only listens on
@@ -41,13 +65,22 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
     maxUploadBytes: g.maxUploadBytes,
     rateLimitPerMin: g.rateLimitPerMin,
   });
+  const unused = trackUnusedConnections(app.server);
   const url = await app.listen({ host: g.host, port: overrides.port ?? g.port });
   log.info('gateway listening', { url });
   return {
     app,
     url,
     async close() {
-      await app.close();
+      // In-flight requests finish; a connection that never sent a byte is closed at once.
+      const closing = app.close();
+      const sweep = setInterval(unused.destroy, UNUSED_SWEEP_MS);
+      unused.destroy();
+      try {
+        await closing;
+      } finally {
+        clearInterval(sweep);
+      }
       await deps.close();
     },
   };

@@ -1,5 +1,7 @@
 import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
+import { queueTelemetry } from '../../queues/telemetry.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { startTelemetry, telemetryConfigured, tracer, withSpan } from '../../shared/telemetry/tracing.ts';
 
@@ -29,6 +31,17 @@ describe('telemetry set-up', () => {
       await on.shutdown();
     } finally {
       process.env = saved;
+    }
+  });
+
+  it("BullMQ gets telemetry only once a tracer provider is registered (else it would build no-op spans and carry their context in every job)", () => {
+    trace.disable();
+    expect(queueTelemetry()).toBeUndefined();
+    trace.setGlobalTracerProvider(new BasicTracerProvider());
+    try {
+      expect(queueTelemetry()?.tracer).toBeDefined();
+    } finally {
+      trace.disable();
     }
   });
 

@@ -54,6 +54,13 @@ export const ConfigSchema = z.object({
    * table version first. @defaultValue 1000
    */
   LANCEDB_SEARCH_LAG_MS: int(0, 3_600_000).default(1000),
+  /**
+   * LanceDB: the full-text index refresh after writes (an optimize(), whose compaction costs more
+   * as the table grows) starts at least this long after the previous one. @defaultValue 250
+   */
+  LANCEDB_REFRESH_MIN_INTERVAL_MS: int(0, 60_000).default(250),
+  /** LanceDB: largest share of the time those refreshes may take under steady writes, in (0, 1]. @defaultValue 0.25 */
+  LANCEDB_REFRESH_MAX_SHARE: z.coerce.number().gt(0).max(1).default(0.25),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */
@@ -218,7 +225,14 @@ export interface Config {
 
 /** Which vector store, and how to reach it (`createVectorStore` takes this as it is). */
 export type VectorStoreSettings =
-  | { kind: 'lancedb'; dir: string; vectorIndex: { minRows: number; maxSegments: number }; flatSearchCutoff: number; searchLagMs: number }
+  | {
+      kind: 'lancedb';
+      dir: string;
+      vectorIndex: { minRows: number; maxSegments: number };
+      flatSearchCutoff: number;
+      searchLagMs: number;
+      refreshPacing: { minIntervalMs: number; maxShare: number };
+    }
   | {
       kind: 'weaviate';
       url: string;
@@ -310,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
             vectorIndex: { minRows: c.LANCEDB_VECTOR_INDEX_MIN_ROWS, maxSegments: c.LANCEDB_VECTOR_INDEX_MAX_SEGMENTS },
             flatSearchCutoff: c.LANCEDB_FLAT_SEARCH_CUTOFF,
             searchLagMs: c.LANCEDB_SEARCH_LAG_MS,
+            refreshPacing: { minIntervalMs: c.LANCEDB_REFRESH_MIN_INTERVAL_MS, maxShare: c.LANCEDB_REFRESH_MAX_SHARE },
           },
     embedder: {
       provider: c.EMBEDDER,

@@ -382,6 +382,7 @@ describe('lancedb adapter specifics', () => {
     await lagging.deleteByDoc(DOC_B);
     expect(await lagging.hybrid(q('passage'))).toHaveLength(0);
     await expect(createLanceDbStore({ dir, searchLagMs: -1 })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+    await expect(createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 0, maxShare: 0 } })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
     // Without a lag (the store's default), the other process's write is searchable at once.
     const fresh = await createLanceDbStore({ dir });
     await writer.upsertChunks(manyChunks(5, 'late'));

@@ -9,9 +9,12 @@ import { upsertStage } from './upsert.stage.ts';
 
 /**
  * Upserts mostly wait: on the document lock and on the store's index refresh, which is shared by
- * every write waiting for it. More of them at once means fewer refreshes per document.
+ * every write waiting for it. More of them at once means fewer refreshes per document; and since
+ * LanceDB paces its refreshes under steady writes (`LANCEDB_REFRESH_MAX_SHARE`), the documents a
+ * worker holds at once bound how many one refresh can serve (4 per job slot held the paced
+ * store's throughput below the unpaced one's).
  */
-export const UPSERT_CONCURRENCY_FACTOR = 4;
+export const UPSERT_CONCURRENCY_FACTOR = 16;
 
 const ensureSchemaOnce = createSchemaOnce();
 

@@ -81,37 +81,107 @@ export function createMutex(): <T>(fn: () => Promise<T>) => Promise<T> {
 export interface CoalescedRun<A> {
   /** Resolves once a run that STARTED after this call has finished. */
   request(arg: A): Promise<void>;
-  /** Resolves once the runs requested so far have settled (for closing the store). */
+  /** Resolves once the runs requested so far have settled, starting a paced run at once (for closing the store). */
   settled(): Promise<void>;
+}
+
+/**
+ * How often a coalesced run may start while requests contend: when a request arrived during the
+ * previous run (writers in parallel), the next run begins no sooner than `max(minIntervalMs,
+ * lastDuration / maxShare)` after that one began, so under a steady stream of requests the run
+ * takes at most `maxShare` of the time and each run serves more requests. A lone writer that
+ * waits for each run before its next request gains nothing by waiting, and is never held back;
+ * nor is a request after a quiet spell.
+ */
+export interface CoalescedRunPacing {
+  /** Shortest time between two runs' starts, ms. */
+  minIntervalMs: number;
+  /** Largest share of wall time the runs may take, in (0, 1]. */
+  maxShare: number;
+}
+
+/**
+ * Checks a pacing before it is used.
+ * @throws PermanentError `INVALID_CONFIG` for a negative interval or a share outside (0, 1].
+ */
+export function validatePacing(pacing: CoalescedRunPacing): CoalescedRunPacing {
+  if (!(Number.isFinite(pacing.minIntervalMs) && pacing.minIntervalMs >= 0)) {
+    throw new PermanentError('INVALID_CONFIG', `refresh interval must be a non-negative number of ms, got ${pacing.minIntervalMs}`);
+  }
+  if (!(pacing.maxShare > 0 && pacing.maxShare <= 1)) throw new PermanentError('INVALID_CONFIG', `refresh share must be in (0, 1], got ${pacing.maxShare}`);
+  return pacing;
+}
+
+/** The wait before a run may start under `pacing`, ms; 0 when there was no run before. */
+export function pacedWait(pacing: CoalescedRunPacing, last: { startedAt: number; durationMs: number } | null, now: number): number {
+  if (!last) return 0;
+  return Math.max(0, last.startedAt + Math.max(pacing.minIntervalMs, last.durationMs / pacing.maxShare) - now);
 }
 
 /**
  * Coalesces an expensive run whose cost is shared by every request made before it began (the
  * full-text index refresh after writes: Elasticsearch's `refresh=wait_for`). Each request resolves
  * once a run that STARTED after it has finished; however many wait, at most one run is going and
- * one more is queued. A run still waiting for `schedule` (the write lock) has not begun, so a
- * request joins it rather than queueing another. A queued run starts even when the one before it
- * failed; a request takes the outcome of the run it waits for. Later requests' `arg` is dropped
- * when they join a run (every caller passes the same table).
+ * one more is queued. A run still waiting for its pacing or for `schedule` (the write lock) has
+ * not begun, so a request joins it rather than queueing another. A queued run starts even when
+ * the one before it failed; a request takes the outcome of the run it waits for. Later requests'
+ * `arg` is dropped when they join a run (every caller passes the same table).
  */
-export function createCoalescedRun<A>(schedule: <T>(fn: () => Promise<T>) => Promise<T>, run: (arg: A) => Promise<void>): CoalescedRun<A> {
+export function createCoalescedRun<A>(
+  schedule: <T>(fn: () => Promise<T>) => Promise<T>,
+  run: (arg: A) => Promise<void>,
+  pacing: CoalescedRunPacing = { minIntervalMs: 0, maxShare: 1 },
+): CoalescedRun<A> {
+  validatePacing(pacing);
   let running: Promise<void> | null = null;
   /** True once the run in `running` holds the schedule (it is no longer only queued). */
   let started = false;
   let next: Promise<void> | null = null;
+  /** The last run; `contended` when a request arrived while it was going. */
+  let last: { startedAt: number; durationMs: number; contended: boolean } | null = null;
+  let contended = false;
+  /** Ends the pacing wait of the run in `running` early (closing). */
+  let wake: (() => void) | null = null;
+  let closing = false;
+  function paced(): Promise<void> {
+    const ms = closing || !last?.contended ? 0 : pacedWait(pacing, last, performance.now());
+    if (ms === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+    });
+  }
   function request(arg: A): Promise<void> {
     if (running && !started) return running;
     if (!running) {
       started = false;
-      running = schedule(() => {
-        started = true;
-        return run(arg);
-      }).finally(() => {
-        running = null;
-        started = false;
-      });
+      running = paced()
+        .then(() =>
+          schedule(async () => {
+            started = true;
+            contended = false;
+            const startedAt = performance.now();
+            try {
+              await run(arg);
+            } finally {
+              last = { startedAt, durationMs: performance.now() - startedAt, contended };
+            }
+          }),
+        )
+        .finally(() => {
+          running = null;
+          started = false;
+        });
       return running;
     }
+    contended = true;
     next ??= running
       .catch(() => undefined)
       .then(() => {
@@ -123,6 +193,8 @@ export function createCoalescedRun<A>(schedule: <T>(fn: () => Promise<T>) => Pro
   return {
     request,
     settled: async () => {
+      closing = true;
+      wake?.();
       await Promise.allSettled([running, next]);
     },
   };

@@ -64,8 +64,8 @@ export interface LanceDbStoreOptions {
   /**
    * How often the full-text index refresh after writes may run (see {@link CoalescedRunPacing}).
    * Each refresh is an `optimize()`, which also compacts the table: its cost grows with the table
-   * (~30 ms at 1,000 rows, ~100 ms at 10,000, ~300 ms at 50,000 on two cores), so under steady
-   * writes it runs at most this share of the time and each run serves more writes.
+   * (~30 ms at 1,000 rows, ~100 ms at 10,000, ~330 ms at 50,000 on two cores), so while writes
+   * contend it runs at most this share of the time and each run serves more writes.
    * @defaultValue DEFAULT_REFRESH_PACING
    */
   refreshPacing?: CoalescedRunPacing;
@@ -88,9 +88,9 @@ export interface LanceDbStoreOptions {
 }
 
 /**
- * A refresh starts at least 250 ms after the one before and takes at most a quarter of the time:
- * a write after a quiet spell is searchable at once; under steady ingest a write waits up to
- * ~3× the last refresh for its own.
+ * While writes contend, a refresh starts at least 250 ms after the one before and takes at most a
+ * quarter of the time (a write then waits up to ~4× the last refresh for its own); a lone writer
+ * and a write after a quiet spell are refreshed at once.
  */
 export const DEFAULT_REFRESH_PACING: CoalescedRunPacing = { minIntervalMs: 250, maxShare: 0.25 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCoalescedRun, createMutex, pacedWait } from '../../shared/store/lancedb/write-guard.ts';
+import { createCoalescedRun, createMutex, pacedWait, type CoalescedRunPacing } from '../../shared/store/lancedb/write-guard.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -18,12 +18,24 @@ describe('pacedWait', () => {
   });
 });
 
+/** A coalesced run that records when each run starts; run `n` (1-based) lasts `holdMs(n)` ms. */
+function recordedRuns(pacing?: CoalescedRunPacing, holdMs: (n: number) => number = () => 0) {
+  const starts: number[] = [];
+  const runs = createCoalescedRun(
+    createMutex(),
+    async () => {
+      starts.push(performance.now());
+      const ms = holdMs(starts.length);
+      if (ms > 0) await sleep(ms);
+    },
+    pacing,
+  );
+  return { runs, starts };
+}
+
 describe('coalesced run', () => {
   it('without pacing, a request after a run starts the next run at once', async () => {
-    const starts: number[] = [];
-    const runs = createCoalescedRun(createMutex(), async () => {
-      starts.push(performance.now());
-    });
+    const { runs, starts } = recordedRuns();
     await runs.request(undefined);
     await runs.request(undefined);
     expect(starts).toHaveLength(2);
@@ -31,29 +43,14 @@ describe('coalesced run', () => {
   });
 
   it('paced, a lone writer (each request after the last run returned) is never held back', async () => {
-    const starts: number[] = [];
-    const runs = createCoalescedRun(
-      createMutex(),
-      async () => {
-        starts.push(performance.now());
-      },
-      { minIntervalMs: 5_000, maxShare: 0.1 },
-    );
+    const { runs, starts } = recordedRuns({ minIntervalMs: 5_000, maxShare: 0.1 });
     for (let i = 0; i < 3; i++) await runs.request(undefined);
     expect(starts).toHaveLength(3);
     expect(starts[2]! - starts[0]!).toBeLessThan(1_000);
   });
 
   it('paced, requests that arrive while a run is going join one next run, started no sooner than the interval allows', async () => {
-    const starts: number[] = [];
-    const runs = createCoalescedRun(
-      createMutex(),
-      async () => {
-        starts.push(performance.now());
-        await sleep(20);
-      },
-      { minIntervalMs: 150, maxShare: 1 },
-    );
+    const { runs, starts } = recordedRuns({ minIntervalMs: 150, maxShare: 1 }, () => 20);
     const first = runs.request(undefined);
     await sleep(5);
     const during = [runs.request(undefined), runs.request(undefined)];
@@ -65,15 +62,7 @@ describe('coalesced run', () => {
   });
 
   it('paced by share, a long contended run holds the next one back by its duration over the share', async () => {
-    const starts: number[] = [];
-    const runs = createCoalescedRun(
-      createMutex(),
-      async () => {
-        starts.push(performance.now());
-        if (starts.length === 1) await sleep(60);
-      },
-      { minIntervalMs: 0, maxShare: 0.5 },
-    );
+    const { runs, starts } = recordedRuns({ minIntervalMs: 0, maxShare: 0.5 }, (n) => (n === 1 ? 60 : 0));
     const first = runs.request(undefined);
     await sleep(5);
     const second = runs.request(undefined);

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { extractWorker } from '../../workers/extract/extract.worker.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { manyPagesPdf } from '../fixtures/pdf-bombs.ts';
-import { putSource, testWorkspace } from '../helpers/pipeline.ts';
-import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { putSource } from '../helpers/pipeline.ts';
+import { usePortsFixture } from '../helpers/ports-fixture.ts';
+import { REDIS_AVAILABLE } from '../helpers/redis.ts';
 
 const HAS_PROC = (() => {
   try {
@@ -48,32 +48,19 @@ function alive(pid: number): boolean {
 }
 
 describe.skipIf(!REDIS_AVAILABLE || !HAS_PROC)('extract worker at shutdown', () => {
-  let redis: Awaited<ReturnType<typeof startTestRedis>>;
-  let ws: ReturnType<typeof testWorkspace>;
-  let ports: Awaited<ReturnType<typeof createPorts>>;
-
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    ws = testWorkspace(redis.url, { WORKER_CONCURRENCY: '1', MAX_PDF_PAGES: '20000' });
-    ports = await createPorts(ws.config);
-  });
-  afterAll(async () => {
-    await ports?.close();
-    await redis?.cleanup();
-    ws?.cleanup();
-  });
+  const fx = usePortsFixture({ WORKER_CONCURRENCY: '1', MAX_PDF_PAGES: '20000' });
 
   it('kills a running extraction when the grace period ends, and the job goes back to waiting', async () => {
     // A PDF that takes many seconds to extract (20,000 pages) while staying small in memory.
     const bytes = manyPagesPdf(20_000);
     const docId = 'slow-extract';
-    const version = await putSource(ports.artifacts, docId, bytes);
+    const version = await putSource(fx.ports.artifacts, docId, bytes);
     const before = new Set(children());
-    const group = startWorkers([extractWorker], ports, createLogger('silent'));
-    const { gen } = await ports.status.register({ docId, sourceKey: `dir:${docId}.pdf`, version });
-    await ports.queues.enqueue(extractQueue, { docId, version, gen });
+    const group = startWorkers([extractWorker], fx.ports, createLogger('silent'));
+    const { gen } = await fx.ports.status.register({ docId, sourceKey: `dir:${docId}.pdf`, version });
+    await fx.ports.queues.enqueue(extractQueue, { docId, version, gen });
     // Running: the document says so and an extraction child exists.
-    await expect.poll(async () => (await ports.status.get(docId))?.state, { timeout: 15_000, interval: 50 }).toBe('running');
+    await expect.poll(async () => (await fx.ports.status.get(docId))?.state, { timeout: 15_000, interval: 50 }).toBe('running');
     await expect.poll(() => children().filter((pid) => !before.has(pid)).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
     const extraction = children().filter((pid) => !before.has(pid));
     // Let the child take the job, then shut down with a short grace.
@@ -83,8 +70,8 @@ describe.skipIf(!REDIS_AVAILABLE || !HAS_PROC)('extract worker at shutdown', () 
     // The runtime waits up to 5 s for a cancelled job that ignores its signal: well under that.
     expect(Date.now() - t0).toBeLessThan(3000);
     await expect.poll(() => extraction.filter(alive), { timeout: 1000, interval: 20 }).toEqual([]);
-    const job = await ports.queues.queue(extractQueue).getJob(`ingest-extract-${docId}-${version}-g${gen}`);
+    const job = await fx.ports.queues.queue(extractQueue).getJob(`ingest-extract-${docId}-${version}-g${gen}`);
     expect(await job?.getState()).toBe('waiting');
-    expect(await ports.status.get(docId)).toMatchObject({ state: 'queued', errorCode: null });
+    expect(await fx.ports.status.get(docId)).toMatchObject({ state: 'queued', errorCode: null });
   }, 60_000);
 });

@@ -1,10 +1,9 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGateway } from '../../apps/gateway/start-gateway.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
-import { testWorkspace } from '../helpers/pipeline.ts';
-import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { usePortsFixture } from '../helpers/ports-fixture.ts';
+import { REDIS_AVAILABLE } from '../helpers/redis.ts';
 
 /** Resolves with what `p` gave, or 'hung' after `ms`: a close that waits for Node's 60 s headers timeout fails the test. */
 async function within<T>(p: Promise<T>, ms: number): Promise<T | 'hung'> {
@@ -18,23 +17,10 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | 'hung'> {
 }
 
 describe.skipIf(!REDIS_AVAILABLE)('gateway shutdown', () => {
-  let redis: Awaited<ReturnType<typeof startTestRedis>>;
-  let ws: ReturnType<typeof testWorkspace>;
-  let ports: Awaited<ReturnType<typeof createPorts>>;
-
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    ws = testWorkspace(redis.url);
-    ports = await createPorts(ws.config);
-  });
-  afterAll(async () => {
-    await ports?.close();
-    await redis?.cleanup();
-    ws?.cleanup();
-  });
+  const fx = usePortsFixture();
 
   it('does not wait for a connection that never sent a byte (a browser preconnect), and closes it', async () => {
-    const gateway = await startGateway(ports, createLogger('silent'), { port: 0 });
+    const gateway = await startGateway(fx.ports, createLogger('silent'), { port: 0 });
     const { port } = new URL(gateway.url);
     const silent: Socket = connect(Number(port), '127.0.0.1');
     await new Promise<void>((resolve, reject) => silent.once('connect', resolve).once('error', reject));

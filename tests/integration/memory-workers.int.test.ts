@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ensureMemoryDecaySchedule,
   MEMORY_DECAY_PATTERN,
@@ -17,10 +17,9 @@ import { createLogger } from '../../shared/telemetry/logger.ts';
 import { memoryDecayWorker } from '../../workers/memory-decay/memory-decay.worker.ts';
 import { memoryUpdateStage } from '../../workers/memory-update/memory-update.stage.ts';
 import { memoryUpdateWorker } from '../../workers/memory-update/memory-update.worker.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
-import { testWorkspace } from '../helpers/pipeline.ts';
-import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { usePortsFixture } from '../helpers/ports-fixture.ts';
+import { REDIS_AVAILABLE } from '../helpers/redis.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const silent = createLogger('silent');
@@ -50,44 +49,31 @@ async function finished(queue: Queue, jobId: string, timeoutMs = 30_000): Promis
 }
 
 describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
-  let redis: Awaited<ReturnType<typeof startTestRedis>>;
-  let ws: ReturnType<typeof testWorkspace>;
-  let ports: Awaited<ReturnType<typeof createPorts>>;
+  // A short lock, so a job whose worker was killed is picked up again within seconds.
+  const fx = usePortsFixture({ WORKER_LOCK_MS: '2000' });
 
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    // A short lock, so a job whose worker was killed is picked up again within seconds.
-    ws = testWorkspace(redis.url, { WORKER_LOCK_MS: '2000' });
-    ports = await createPorts(ws.config);
-  });
-  afterAll(async () => {
-    await ports?.close();
-    await redis?.cleanup();
-    ws?.cleanup();
-  });
-
-  const countsOf = async (ids: string[]) => [...(await ports.memory.getMany(ids)).values()].map((v) => v.stats.useful_count);
+  const countsOf = async (ids: string[]) => [...(await fx.ports.memory.getMany(ids)).values()].map((v) => v.stats.useful_count);
 
   it('applies a run end to end, once, however often it is enqueued or run', async () => {
-    const group = startWorkers([memoryUpdateWorker], ports, silent);
+    const group = startWorkers([memoryUpdateWorker], fx.ports, silent);
     try {
       const chunks = [randomUUID(), randomUUID()];
       const payload = runPayload('run-e2e', [...chunks, chunks[0]!]);
-      const queue = ports.queues.queue(memoryUpdateQueue);
-      const id = await ports.queues.enqueue(memoryUpdateQueue, payload);
+      const queue = fx.ports.queues.queue(memoryUpdateQueue);
+      const id = await fx.ports.queues.enqueue(memoryUpdateQueue, payload);
       expect(id).toBe('memory-update-run-e2e');
       const job = await finished(queue, id);
       expect(job.returnvalue).toMatchObject({ applied: 2, skipped: 0 });
       expect((job.returnvalue as { deltas: unknown[] }).deltas).toEqual(
         chunks.map((chunkId) => ({ chunkId, applied: true, before: { usefulCount: 0, utility: 0 }, after: { usefulCount: 1, utility: 1 } })),
       );
-      const view = (await ports.memory.getMany(chunks)).get(chunks[0]!);
+      const view = (await fx.ports.memory.getMany(chunks)).get(chunks[0]!);
       expect(view?.stats).toMatchObject({ useful_count: 1, intent_hist: { legal: 1 }, entity_hist: { gdpr: 1 }, last_useful_at: Date.parse(payload.at) });
 
       // Enqueued twice: the same job id, so nothing runs again.
-      expect(await ports.queues.enqueue(memoryUpdateQueue, payload)).toBe(id);
+      expect(await fx.ports.queues.enqueue(memoryUpdateQueue, payload)).toBe(id);
       await sleep(300);
-      expect((await ports.queues.counts(memoryUpdateQueue)).completed).toBe(1);
+      expect((await fx.ports.queues.counts(memoryUpdateQueue)).completed).toBe(1);
 
       // Run twice (as BullMQ does after a crash or once the first job has been removed): the
       // store's (run, chunk) markers make the second a no-op.
@@ -104,10 +90,10 @@ describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
     const chunks = Array.from({ length: 10 }, () => randomUUID());
     const payload = runPayload('run-partial', chunks);
     // What a worker that died after four outcomes left behind:
-    await ports.memory.applyOutcomes(memoryUpdateStage(payload).slice(0, 4), { runId: payload.runId });
-    const group = startWorkers([memoryUpdateWorker], ports, silent);
+    await fx.ports.memory.applyOutcomes(memoryUpdateStage(payload).slice(0, 4), { runId: payload.runId });
+    const group = startWorkers([memoryUpdateWorker], fx.ports, silent);
     try {
-      const job = await finished(ports.queues.queue(memoryUpdateQueue), await ports.queues.enqueue(memoryUpdateQueue, payload));
+      const job = await finished(fx.ports.queues.queue(memoryUpdateQueue), await fx.ports.queues.enqueue(memoryUpdateQueue, payload));
       expect(job.returnvalue).toMatchObject({ applied: 6, skipped: 4 });
       expect(await countsOf(chunks)).toEqual(Array(10).fill(1));
     } finally {
@@ -119,9 +105,9 @@ describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
     const n = 256;
     const chunks = Array.from({ length: n }, () => randomUUID());
     const payload = runPayload('run-killed', chunks, 512);
-    const marker = memoryKeys(ws.config.prefix).run(payload.runId);
-    const ctl = new Redis(ws.config.redisUrl);
-    const { config } = ws;
+    const marker = memoryKeys(fx.ws.config.prefix).run(payload.runId);
+    const ctl = new Redis(fx.ws.config.redisUrl);
+    const { config } = fx.ws;
     const child = spawn(process.execPath, [path.join(root, 'apps/cli/quarry.mjs'), 'workers', 'start', '--only', 'memory-update'], {
       cwd: root,
       env: { ...process.env, REDIS_URL: config.redisUrl, QUARRY_PREFIX: config.prefix, QUARRY_DATA_DIR: config.dataDir, QUARRY_WATCH_DIR: config.watchDir, LOG_LEVEL: 'error', WORKER_LOCK_MS: '2000' },
@@ -129,7 +115,7 @@ describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
     });
     let group: ReturnType<typeof startWorkers> | undefined;
     try {
-      const jobId = await ports.queues.enqueue(memoryUpdateQueue, payload);
+      const jobId = await fx.ports.queues.enqueue(memoryUpdateQueue, payload);
       const deadline = Date.now() + 60_000;
       while ((await ctl.scard(marker)) === 0) {
         if (Date.now() > deadline) throw new Error('the worker process applied nothing');
@@ -146,8 +132,8 @@ describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
       expect(partial).toBeGreaterThan(0);
       expect(partial).toBeLessThan(n);
 
-      group = startWorkers([memoryUpdateWorker], ports, silent);
-      const job = await finished(ports.queues.queue(memoryUpdateQueue), jobId, 60_000);
+      group = startWorkers([memoryUpdateWorker], fx.ports, silent);
+      const job = await finished(fx.ports.queues.queue(memoryUpdateQueue), jobId, 60_000);
       expect(job.returnvalue).toMatchObject({ applied: n - partial, skipped: partial });
       expect(await ctl.scard(marker)).toBe(n);
       expect(await countsOf(chunks)).toEqual(Array(n).fill(1));
@@ -160,32 +146,32 @@ describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
   }, 120_000);
 
   it('upserts one weekly decay scheduler however often the worker starts, and decays on demand', async () => {
-    const queue = ports.queues.queue(memoryDecayQueue);
+    const queue = fx.ports.queues.queue(memoryDecayQueue);
     for (let start = 0; start < 2; start++) {
-      const group = startWorkers([memoryDecayWorker], ports, silent);
+      const group = startWorkers([memoryDecayWorker], fx.ports, silent);
       await group.ready;
       await group.close();
     }
-    await ensureMemoryDecaySchedule(ports.queues);
+    await ensureMemoryDecaySchedule(fx.ports.queues);
     const schedulers = await queue.getJobSchedulers();
     expect(schedulers).toHaveLength(1);
     expect(schedulers[0]).toMatchObject({ key: MEMORY_DECAY_SCHEDULER_ID, pattern: MEMORY_DECAY_PATTERN, tz: 'UTC' });
     const next = new Date(schedulers[0]!.next!);
     expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([0, 3, 0]);
-    expect((await ports.queues.counts(memoryDecayQueue)).delayed).toBe(1);
+    expect((await fx.ports.queues.counts(memoryDecayQueue)).delayed).toBe(1);
 
     const chunk = randomUUID();
-    await ports.memory.applyOutcomes(memoryUpdateStage(runPayload('run-decay', [chunk])));
-    const group = startWorkers([memoryDecayWorker], ports, silent);
+    await fx.ports.memory.applyOutcomes(memoryUpdateStage(runPayload('run-decay', [chunk])));
+    const group = startWorkers([memoryDecayWorker], fx.ports, silent);
     try {
-      const requestedAt = new Date(Date.parse('2025-03-02T10:00:00.000Z') + ws.config.memory.halfLifeMs).toISOString();
-      const job = await finished(queue, await ports.queues.enqueue(memoryDecayQueue, { requestedAt }));
+      const requestedAt = new Date(Date.parse('2025-03-02T10:00:00.000Z') + fx.ws.config.memory.halfLifeMs).toISOString();
+      const job = await finished(queue, await fx.ports.queues.enqueue(memoryDecayQueue, { requestedAt }));
       // Every chunk of this prefix (earlier tests' too) was last useful at the same time.
       const report = job.returnvalue as { at: string; scanned: number; updated: number; pruned: number };
       expect(report).toMatchObject({ at: requestedAt, pruned: 0 });
       expect(report.updated).toBe(report.scanned);
       expect(report.updated).toBeGreaterThanOrEqual(1);
-      expect((await ports.memory.getMany([chunk])).get(chunk)?.stats).toMatchObject({ decayed_utility: 0.5, utility_at: Date.parse(requestedAt) });
+      expect((await fx.ports.memory.getMany([chunk])).get(chunk)?.stats).toMatchObject({ decayed_utility: 0.5, utility_at: Date.parse(requestedAt) });
     } finally {
       await group.close();
     }

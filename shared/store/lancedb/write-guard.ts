@@ -104,12 +104,11 @@ export interface CoalescedRunPacing {
  * Checks a pacing before it is used.
  * @throws PermanentError `INVALID_CONFIG` for a negative interval or a share outside (0, 1].
  */
-export function validatePacing(pacing: CoalescedRunPacing): CoalescedRunPacing {
+export function validatePacing(pacing: CoalescedRunPacing): void {
   if (!(Number.isFinite(pacing.minIntervalMs) && pacing.minIntervalMs >= 0)) {
     throw new PermanentError('INVALID_CONFIG', `refresh interval must be a non-negative number of ms, got ${pacing.minIntervalMs}`);
   }
   if (!(pacing.maxShare > 0 && pacing.maxShare <= 1)) throw new PermanentError('INVALID_CONFIG', `refresh share must be in (0, 1], got ${pacing.maxShare}`);
-  return pacing;
 }
 
 /** The wait before a run may start under `pacing`, ms; 0 when there was no run before. */

@@ -62,7 +62,10 @@ export interface ExtractionPoolOptions {
   maxRssMb?: number;
   /** How often children's memory is read while they work, in ms. @defaultValue 25 */
   watchIntervalMs?: number;
-  /** A child is replaced after this many jobs, so whatever pdf.js leaks stays bounded. @defaultValue 50 */
+  /**
+   * A child is replaced after this many jobs, so whatever pdf.js leaks stays bounded.
+   * @defaultValue {@link DEFAULT_MAX_JOBS_PER_CHILD}
+   */
   maxJobsPerChild?: number;
 }
 
@@ -71,6 +74,15 @@ export interface ExtractionPoolOptions {
  * this many jobs more than the pool's size, so the spare children have work to take.
  */
 export const DEFAULT_SPARE_SLOTS = 1;
+
+/**
+ * Jobs of one child before it is replaced. A child's resident memory stays flat over many small
+ * documents (one child, 200 generated PDFs: 111 MB after 25, 109–115 MB from 50 to 200), while a
+ * restart costs ~0.3 s of CPU compiled (~0.75 s under tsx) for pdf.js to load again — at 50 jobs a
+ * child, 6–15 ms of every small document. A job that leaves the child holding more than half its
+ * memory limit replaces it at once whatever the count, so this only bounds slow, steady growth.
+ */
+export const DEFAULT_MAX_JOBS_PER_CHILD = 500;
 
 // `.ts` from sources, `.js` once compiled: the entry sits beside this module either way.
 const ENTRY = childEntryPath(import.meta.url, 'extract-child-entry');
@@ -134,7 +146,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
   const size = Math.max(1, options.size ?? 2);
   const spareSlots = Math.max(0, options.spareSlots ?? DEFAULT_SPARE_SLOTS);
   const slowAfterMs = options.slowAfterMs ?? 3000;
-  const maxJobs = options.maxJobsPerChild ?? 50;
+  const maxJobs = options.maxJobsPerChild ?? DEFAULT_MAX_JOBS_PER_CHILD;
   const maxRssMb = options.maxRssMb ?? 448;
   const maxRss = maxRssMb * MB;
   const slots: Slot[] = [];

@@ -197,6 +197,21 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
   });
 
+  it('replaces a child after maxJobsPerChild documents, and keeps it until then', async () => {
+    const good = await goodPdfs(3);
+    pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512, maxJobsPerChild: 2 });
+    await pool.extract({ bytes: good[0] as Uint8Array }, LIMITS);
+    const first = extractionChildren(process.pid);
+    expect(first).toHaveLength(1);
+    await pool.extract({ bytes: good[1] as Uint8Array }, LIMITS);
+    // Its second job was its last: it goes, and its successor takes the third document.
+    await expect.poll(() => first.filter(alive), { timeout: 2000, interval: 20 }).toEqual([]);
+    expect((await pool.extract({ bytes: good[2] as Uint8Array }, LIMITS)).pageCount).toBe(1);
+    const second = extractionChildren(process.pid);
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual(first);
+  });
+
   it('kills a running extraction at once when its signal aborts, rejecting with a retryable CANCELLED', async () => {
     pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
     // Warm the child up so the slow job is surely running (not queued) when the signal aborts.

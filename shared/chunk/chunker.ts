@@ -8,7 +8,7 @@ import type { Chunk } from '../domain/chunk.ts';
 import { mergedBody, normaliseHeadingFallback, planGroups, type PreparedSection, type SectionGroup } from './merge.ts';
 import { packUnits } from './pack.ts';
 import type { ChunkPolicy } from './policy.ts';
-import type { TokenCounter } from './tokenizer.ts';
+import { countWithin, type TokenCounter } from './tokenizer.ts';
 import { pageAt, separatorBetween, unitsOf, type Unit } from './units.ts';
 
 /** A chunk before numbering and ids. */
@@ -30,12 +30,12 @@ export interface ChunkDocument {
   version: string;
 }
 
-function prepare(sections: readonly Section[], counter: TokenCounter): PreparedSection[] {
+function prepare(sections: readonly Section[], policy: ChunkPolicy, counter: TokenCounter): PreparedSection[] {
   return [...sections]
     .sort((a, b) => a.order - b.order)
     .map((section) => ({ section, text: section.text.normalize('NFC').replace(/\r\n?/g, '\n').trim() }))
     .filter((s) => s.text !== '')
-    .map(({ section, text }) => ({ section, text, tokens: counter.count(text), titleTokens: counter.count(section.title.trim()) }));
+    .map(({ section, text }) => ({ section, text, tokens: countWithin(counter, text, policy.maxTokens), titleTokens: counter.count(section.title.trim()) }));
 }
 
 function singleDraft(p: PreparedSection): ChunkDraft {
@@ -114,7 +114,7 @@ function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCoun
  * on in their children's breadcrumbs.
  */
 export function draftChunks(sections: readonly Section[], policy: ChunkPolicy, counter: TokenCounter): ChunkDraft[] {
-  const prepared = prepare(sections, counter);
+  const prepared = prepare(sections, policy, counter);
   const headingByPath = new Map<string, string>();
   for (const s of sections) {
     const key = sectionPathString(s.path);

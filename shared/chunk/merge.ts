@@ -11,6 +11,7 @@ export interface PreparedSection {
   section: Section;
   /** Section text, NFC, `\r\n` folded, trimmed. Never empty (blank sections are dropped). */
   text: string;
+  /** Tokens of `text`; over the policy's maxTokens means only that (the count stopped there: the section is split anyway). */
   tokens: number;
   /** Tokens of the section's title line, paid only when it is merged with others. */
   titleTokens: number;

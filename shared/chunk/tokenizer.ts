@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 
-type CountTokens = typeof import('gpt-tokenizer/encoding/cl100k_base').countTokens;
+type Cl100k = Pick<typeof import('gpt-tokenizer/encoding/cl100k_base'), 'countTokens' | 'isWithinTokenLimit'>;
 
-let cl100k: CountTokens | undefined;
+let cl100k: Cl100k | undefined;
 
 /**
  * gpt-tokenizer's cl100k_base, loaded on first use: its rank table costs a process ~35 MB of
@@ -10,15 +10,28 @@ let cl100k: CountTokens | undefined;
  * chunk stage counts tokens. Loaded synchronously from the package's CommonJS build (same tables
  * as the ESM one).
  */
-function countTokens(...args: Parameters<CountTokens>): number {
-  cl100k ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/cl100k_base') as { countTokens: CountTokens }).countTokens;
-  return cl100k(...args);
+function tokenizer(): Cl100k {
+  cl100k ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/cl100k_base') as Cl100k;
+  return cl100k;
 }
 
 /** Counts tokens of a text. The only thing the chunker needs from a tokenizer. */
 export interface TokenCounter {
   /** Number of tokens `text` encodes to; 0 for the empty string. */
   count(text: string): number;
+  /**
+   * `count(text)` when that is at most `limit`; otherwise some number over `limit`, found without
+   * reading the whole text where the counter can stop early. Absent: {@link countWithin} counts all.
+   */
+  countWithin?(text: string, limit: number): number;
+}
+
+/**
+ * Tokens of `text` when they are at most `limit`, else a number over `limit` (see
+ * {@link TokenCounter.countWithin}): all a caller that only compares against `limit` needs.
+ */
+export function countWithin(counter: TokenCounter, text: string, limit: number): number {
+  return counter.countWithin ? counter.countWithin(text, limit) : counter.count(text);
 }
 
 /**
@@ -38,9 +51,15 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * keeps its own bounded merge cache.
  */
 export function createCl100kCounter(): TokenCounter {
+  const count = (text: string): number => (text.length === 0 ? 0 : tokenizer().countTokens(text, PLAIN_TEXT));
   return {
-    count(text: string): number {
-      return text.length === 0 ? 0 : countTokens(text, PLAIN_TEXT);
+    count,
+    countWithin(text: string, limit: number): number {
+      // A token is at least one UTF-8 byte: a text of at most `limit` bytes is counted whole
+      // (the plain count is the faster loop); a longer one stops at the first token over the limit.
+      if (Buffer.byteLength(text) <= limit) return count(text);
+      const within = tokenizer().isWithinTokenLimit(text, limit, PLAIN_TEXT);
+      return within === false ? limit + 1 : within;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNK_POLICIES, resolvePolicy } from '../../shared/chunk/policy.ts';
 import { splitSentences } from '../../shared/chunk/sentences.ts';
-import { createCl100kCounter } from '../../shared/chunk/tokenizer.ts';
+import { countWithin, createCl100kCounter, type TokenCounter } from '../../shared/chunk/tokenizer.ts';
 import { Chunk, chunkIdFor, type Section } from '../../shared/domain/index.ts';
 import { chunkStage } from '../../workers/chunk/chunk.stage.ts';
 
@@ -266,6 +266,28 @@ describe('chunkStage — ids', () => {
     const before = run(sections).find((c) => c.section_path === 'C');
     const after = run([section(['A'], prose(99, 150), 1, 5), ...sections.slice(1)]).find((c) => c.section_path === 'C');
     expect(after?.chunk_id).toBe(before?.chunk_id);
+  });
+});
+
+describe('cl100k countWithin', () => {
+  const long = prose(7, 200);
+  const total = counter.count(long);
+
+  it('is the exact count up to the limit, and over the limit past it', () => {
+    expect(total).toBeGreaterThan(1000);
+    expect(countWithin(counter, long, total)).toBe(total);
+    expect(countWithin(counter, long, total + 50)).toBe(total);
+    expect(countWithin(counter, long, total - 1)).toBeGreaterThan(total - 1);
+    expect(countWithin(counter, long, 900)).toBeGreaterThan(900);
+    // Short and multi-byte texts (counted whole below the byte bound), special-token text as plain text.
+    for (const text of ['', 'a', '출산 장려금을 받는다', 'x <|endoftext|> y', '§ 3 — naïve café']) expect(countWithin(counter, text, 900)).toBe(counter.count(text));
+  });
+
+  it('gives the same chunks as counting every section whole', () => {
+    const plain: TokenCounter = { count: (t) => counter.count(t) };
+    const sections = [0, 1, 2, 3].map((i) => section(['Book', `Part ${i}`], prose(100 + i, [3, 60, 200, 12][i] as number), i + 1, i + 2));
+    const input = { docId: 'doc-test', version: VERSION, docType: 'manual', sections };
+    expect(chunkStage(input, DEFAULT_CHUNK_POLICIES, counter)).toEqual(chunkStage(input, DEFAULT_CHUNK_POLICIES, plain));
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
@@ -110,7 +110,12 @@ if (which === 'query') {
   if (json) console.log(JSON.stringify(queryJson(result)));
   else console.log(queryTable(result).join('\n'));
 } else if (which === 'profile') {
-  const result = await profileBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 40, pdf: option('pdf') });
+  const pdf = option('pdf');
+  if (pdf !== undefined && !statSync(pdf, { throwIfNoEntry: false })?.isFile()) {
+    console.error(`--pdf=${pdf}: not a file; give the path of one PDF`);
+    process.exit(2);
+  }
+  const result = await profileBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 40, pdf });
   if (json) console.log(JSON.stringify(result));
   else printProfile(result);
 } else if (which === 'coldstart') {

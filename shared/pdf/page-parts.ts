@@ -1,7 +1,7 @@
 import type { ExtractedDocument, Page } from '../domain/extracted.ts';
 import { PermanentError } from '../errors.ts';
 import { finishPages } from './extract-document.ts';
-import type { ExtractCallOptions, PdfExtractor } from './extraction-pool.ts';
+import type { ExtractCallOptions, PdfExtractor } from './pdf-extractor.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 import { textLayerSuspect } from './text-layer.ts';
 

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtractedDocument, Page } from '../../shared/domain/extracted.ts';
 import { finishPages } from '../../shared/pdf/extract-document.ts';
-import { createExtractionPool, type PdfExtractor } from '../../shared/pdf/extraction-pool.ts';
+import { createExtractionPool } from '../../shared/pdf/extraction-pool.ts';
+import type { PdfExtractor } from '../../shared/pdf/pdf-extractor.ts';
 import { joinParts, withPageSplitting } from '../../shared/pdf/page-parts.ts';
 import { MIN_PAGES_PER_PART, pageRange } from '../../shared/pdf/page-range.ts';
 import { buildPdf, textPdf } from '../fixtures/pdf-builders.ts';

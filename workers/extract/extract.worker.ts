@@ -1,6 +1,6 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { ExtractedDocument, SourceRecord } from '../../shared/domain/index.ts';
-import { DEFAULT_SPARE_SLOTS } from '../../shared/pdf/extraction-pool.ts';
+import { DEFAULT_SPARE_SLOTS } from '../../shared/pdf/extraction-pool-options.ts';
 import { textWarnings } from '../../shared/pdf/text-quality.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 

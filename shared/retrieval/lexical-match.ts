@@ -9,6 +9,7 @@ import { isNounLike, stripParticle } from '../enrich/korean.ts';
 import { createLru } from '../lru.ts';
 import { spellOutLoneGreek } from '../store/keyword-text.ts';
 import { americanSpellingOfText } from '../store/spelling.ts';
+import { spaceNonWords } from './word-gaps.ts';
 
 /** One thing a passage may contain: a Latin word stem, a Hangul bigram, or an exact reference. */
 export interface MatchUnit {
@@ -92,7 +93,7 @@ export function matchForm(text: string): string {
  * lowered the reranked nDCG@10 by 0.001).
  */
 function latinWords(lower: string): string {
-  return americanSpellingOfText(spellOutLoneGreek(lower).replace(/[^\p{L}\p{N}]+/gu, ' '));
+  return americanSpellingOfText(spaceNonWords(spellOutLoneGreek(lower)));
 }
 
 /** Plural fold: "policies" → "policy", "leaves" → "leave"; short words and "-ss" stay. */

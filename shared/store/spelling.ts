@@ -49,6 +49,20 @@ const ENDINGS = '[tbg]re[sd]?|ogues?|is(?:e|es|ed|ing|ations?|ers?)|ys(?:e|ed|in
 const MAY_CHANGE = new RegExp(`${ANYWHERE}|(?:${ENDINGS})$`);
 
 /**
+ * Words {@link americanSpelling} keeps worked out. Past this many it starts again from empty: a
+ * vocabulary's frequent words come back within a few passages. With words longer than
+ * {@link SPELLING_CACHE_MAX_LENGTH} never kept, that bounds the memory (a few MB) whatever text
+ * goes through.
+ */
+export const SPELLING_CACHE_WORDS = 20_000;
+
+/** Longer words (rare in any language, common in a crafted text) are worked out every time, never kept. */
+export const SPELLING_CACHE_MAX_LENGTH = 40;
+
+/** Words that passed {@link MAY_CHANGE}, with what the rules made of them. */
+const spelled = new Map<string, string>();
+
+/**
  * The American spelling of one lower-case word ("tumours" → "tumors", "haemoglobin" →
  * "hemoglobin", "randomisation" → "randomization", "analysed" → "analyzed", "signalling" →
  * "signaling", "centre" → "center"), or the word itself when no rule applies. Pure.
@@ -57,8 +71,16 @@ export function americanSpelling(word: string): string {
   // Nearly every word has none of the rules' letter patterns: one test instead of all the rules
   // (the keyword text of a 350-page book calls this ~200,000 times).
   if (!MAY_CHANGE.test(word)) return word;
+  // The rest ("our", "your", "hours", "does", "otherwise" …) would each take every rule: ~2.5 µs
+  // a word, 16 words in a typical reranked passage. Words repeat, so each is worked out once.
+  const known = spelled.get(word);
+  if (known !== undefined) return known;
   let out = word;
   for (const [re, to] of RULES) out = out.replace(re, to);
+  if (word.length <= SPELLING_CACHE_MAX_LENGTH) {
+    if (spelled.size >= SPELLING_CACHE_WORDS) spelled.clear();
+    spelled.set(word, out);
+  }
   return out;
 }
 

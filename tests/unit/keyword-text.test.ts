@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEADING_REPEATS, chunkKeywordText, keywordQueryText, keywordText, spellOutLoneGreek } from '../../shared/store/keyword-text.ts';
-import { americanSpelling, americanSpellingOfText } from '../../shared/store/spelling.ts';
+import { americanSpelling, americanSpellingOfText, SPELLING_CACHE_MAX_LENGTH, SPELLING_CACHE_WORDS } from '../../shared/store/spelling.ts';
 
 const terms = (text: string) => new Set(keywordText(text).split(' '));
 
@@ -51,6 +51,22 @@ describe('British and American spellings', () => {
     const text = 'tumours in the centre were randomised 3 times; haem levels and behavioural signalling analysed, 4 hours of labour';
     expect(americanSpellingOfText(text)).toBe(text.replace(/[a-z]+/g, americanSpelling));
     expect(americanSpellingOfText(text)).toBe('tumors in the center were randomized 3 times; hem levels and behavioral signaling analyzed, 4 hours of labor');
+  });
+
+  it('a word asked again (kept from the first time) spells the same; so does one asked after the kept words were dropped', () => {
+    const cases: [string, string][] = [['tumours', 'tumors'], ['hours', 'hours'], ['analysed', 'analyzed'], ['does', 'does']];
+    for (let round = 0; round < 2; round++) for (const [word, spelled] of cases) expect([word, americanSpelling(word)]).toEqual([word, spelled]);
+    // More distinct candidate words than are kept: the cache starts again, and every answer holds.
+    for (let i = 0; i <= SPELLING_CACHE_WORDS; i++) americanSpelling(`w${i.toString(36).replace(/\d/g, 'x')}our`);
+    for (const [word, spelled] of cases) expect([word, americanSpelling(word)]).toEqual([word, spelled]);
+    expect(americanSpelling('xyzour')).toBe('xyzour');
+    expect(americanSpelling('favour')).toBe('favor');
+  });
+
+  it('a word longer than the kept ones is still spelled (every time)', () => {
+    const long = `${'a'.repeat(SPELLING_CACHE_MAX_LENGTH)}isation`;
+    expect(americanSpelling(long)).toBe(`${'a'.repeat(SPELLING_CACHE_MAX_LENGTH)}ization`);
+    expect(americanSpelling(long)).toBe(`${'a'.repeat(SPELLING_CACHE_MAX_LENGTH)}ization`);
   });
 
   it('documents are indexed in one spelling; a query also keeps its own, for rows written before', () => {

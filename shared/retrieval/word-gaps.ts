@@ -8,9 +8,6 @@ const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 const BMP_CLASS = new Uint8Array(0x10000);
 for (let c = 0; c < 0x80; c++) BMP_CLASS[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? 1 : 2;
 
-/** The same for code points beyond the BMP (and lone surrogates), as they are met. */
-const OTHER_CLASS = new Map<number, boolean>();
-
 function bmpIsWord(unit: number): boolean {
   let k = BMP_CLASS[unit] as number;
   if (k === 0) {
@@ -20,13 +17,9 @@ function bmpIsWord(unit: number): boolean {
   return k === 1;
 }
 
+/** A code point beyond the BMP, or a lone surrogate: rare, so asked of the regex each time (no table to grow). */
 function otherIsWord(cp: number): boolean {
-  let known = OTHER_CLASS.get(cp);
-  if (known === undefined) {
-    known = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
-    OTHER_CLASS.set(cp, known);
-  }
-  return known;
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
 }
 
 /**

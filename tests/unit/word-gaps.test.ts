@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { spaceNonWords } from '../../shared/retrieval/word-gaps.ts';
+import { createRng } from '../fixtures/corpus-vocabulary.ts';
 
 /** What spaceNonWords must equal: the Unicode-property regex it replaces. */
 const byRegex = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, ' ');
-
-/** A small deterministic generator (mulberry32), so a failing case is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('spaceNonWords', () => {
   it('turns every run of non-letters and non-digits into one space, as the regex does', () => {
@@ -38,11 +28,12 @@ describe('spaceNonWords', () => {
 
   it('equals the regex on 50,000 random strings of mixed scripts, marks, spaces and surrogates', () => {
     const pool = ['a', 'Z', '0', '9', ' ', '.', ',', '’', '—', '가', '힣', 'ㄱ', 'é', '\u0301', 'α', 'Ω', '_', '-', '😀', '\u{1D400}', '\uD800', '\uDC00', '\u00A0', '\t', '\n', '一', '٣', 'Ⅻ'];
-    const next = random(15);
+    // Seeded: a failing string is the same on every run.
+    const rng = createRng(15);
     for (let k = 0; k < 50_000; k++) {
       let text = '';
-      const length = Math.floor(next() * 14);
-      for (let j = 0; j < length; j++) text += pool[Math.floor(next() * pool.length)];
+      const length = rng.int(0, 13);
+      for (let j = 0; j < length; j++) text += rng.pick(pool);
       if (spaceNonWords(text) !== byRegex(text)) expect([text, spaceNonWords(text)]).toEqual([text, byRegex(text)]);
     }
   });

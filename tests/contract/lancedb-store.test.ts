@@ -364,20 +364,22 @@ describe('lancedb adapter specifics', () => {
     await writer.ensureSchema({ dimension: DIM, model: MODEL });
     await writer.upsertChunks(manyChunks(3, 'first'));
     const lagging = await createLanceDbStore({ dir, searchLagMs: 60_000 });
+    // Keyword-only searches for each write's marker word; none is a stop word of LanceDB's English
+    // list (which holds "own" and "other": a search for one finds nothing, lag or not).
     const q = (text: string) => ({ text, vector: [1, 0, 0, 1], alpha: 0, limit: 50 });
     expect(await lagging.hybrid(q('first'))).toHaveLength(3);
-    const other = manyChunks(4, 'other');
+    const other = manyChunks(4, 'remote');
     await writer.upsertChunks(other);
     // Searches stay on the version they read (for up to a minute here)…
-    expect(await lagging.hybrid(q('other'))).toHaveLength(0);
+    expect(await lagging.hybrid(q('remote'))).toHaveLength(0);
     expect(await lagging.aggregate({ groupBy: 'section' })).toEqual([{ value: 'first', count: 3 }]);
     // …what a writer decides on does not.
-    expect(await lagging.countChunks(eq('section', 'other'))).toBe(4);
+    expect(await lagging.countChunks(eq('section', 'remote'))).toBe(4);
     expect((await lagging.fetchByIds(other.map((c) => c.chunk_id))).map((c) => c.chunk_id)).toEqual(other.map((c) => c.chunk_id));
     // Its own write is searchable at once, and brings the other process's with it.
-    await lagging.upsertChunks(manyChunks(2, 'own'));
-    expect(await lagging.hybrid(q('own'))).toHaveLength(2);
-    expect(await lagging.hybrid(q('other'))).toHaveLength(4);
+    await lagging.upsertChunks(manyChunks(2, 'local'));
+    expect(await lagging.hybrid(q('local'))).toHaveLength(2);
+    expect(await lagging.hybrid(q('remote'))).toHaveLength(4);
     // So is its own delete.
     await lagging.deleteByDoc(DOC_B);
     expect(await lagging.hybrid(q('passage'))).toHaveLength(0);

@@ -193,8 +193,8 @@ describe('extractIsolated', () => {
   });
 
   it('maps a child that runs out of heap to TOO_LARGE', async () => {
-    const bytes = await textPdf([['Loading pdf.js alone needs more than 4 MB of heap']]);
-    const err = await extractIsolated({ bytes }, LIMITS, { timeoutMs: 20_000, maxHeapMb: 4 }).catch((e: unknown) => e);
+    const bytes = await textPdf([['Loading pdf.js alone needs more than 8 MB of heap']]);
+    const err = await extractIsolated({ bytes }, LIMITS, { timeoutMs: 20_000, maxHeapMb: 8 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'TOO_LARGE' });
   });
 

@@ -47,8 +47,12 @@ function benchEnv(root: string, redisUrl: string, name: string): Record<string, 
   };
 }
 
+/**
+ * Laid over the process's environment, as the query bench does, so the configured embedder and
+ * store settings (EMBED_*, LANCEDB_*) are honoured; the run's own keys are fixed and private.
+ */
 function benchConfig(root: string, redisUrl: string, name: string): Config {
-  return loadConfig(benchEnv(root, redisUrl, name));
+  return loadConfig({ ...process.env, ...benchEnv(root, redisUrl, name) });
 }
 
 async function register(ports: Ports, config: Config, files: readonly string[]): Promise<{ docId: string; version: string; gen: number }[]> {
@@ -142,7 +146,7 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
     const q = await queued(root, redis.url, files);
     const drop = await dropToSearchable(benchConfig(root, redis.url, `drop-${Date.now()}`), files);
     const rssEnv = benchEnv(root, redis.url, `rss-${Date.now()}`);
-    const rss = opts.rss === false ? null : await peakRssByStage(loadConfig(rssEnv), rssEnv, files);
+    const rss = opts.rss === false ? null : await peakRssByStage(loadConfig({ ...process.env, ...rssEnv }), rssEnv, files);
     return {
       files: files.length,
       pages: q.pages,

@@ -1,12 +1,15 @@
 import { Command } from 'commander';
 import { groupsFor } from './command-table.ts';
 import { nodeVersionProblem } from './node-version.ts';
+import { quietLanceDbLogs } from '../../shared/store/lancedb/lance-logs.ts';
 
 const tooOld = nodeVersionProblem(process.version);
 if (tooOld) {
   process.stderr.write(`quarry: ${tooOld}\n`);
   process.exit(1);
 }
+// Before any command module (and with it LanceDB) is imported.
+quietLanceDbLogs();
 
 const program = new Command('quarry').description('PDFs in a folder → searchable, cited chunks').showHelpAfterError();
 // Only the named command's module is imported (see command-table.ts): start-up cost of a worker

@@ -1,5 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { keywordText } from '../../shared/store/keyword-text.ts';
@@ -8,7 +8,7 @@ import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import { META_TABLE } from '../../shared/store/lancedb/embedder-table.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
-import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES } from '../../shared/store/lancedb/schema.ts';
+import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES, chunksToArrow } from '../../shared/store/lancedb/schema.ts';
 import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
@@ -40,24 +40,55 @@ function manyChunks(n: number, tag: string) {
 }
 
 describe('lancedb adapter specifics', () => {
-  it('every written row is in the full-text index when the upsert returns, so fresh rows are never cut off', async () => {
+  it('rows the full-text index has not folded in yet are searched by a scan, and never cut off by indexed rows', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, candidateFloor: 5 });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(120, 'early'));
+    await store.optimize();
     expect(await unindexedRows(dir)).toBe(0);
-    // Older indexed rows match the query too; the fresh, best-matching row must still come first
-    // (LanceDB applies a keyword limit to indexed rows before merging unindexed ones).
+    // Another writer's row, committed with no refresh after it: only a scan can find it. Older
+    // indexed rows match the query too; the fresh, best-matching row must still come first
+    // (LanceDB 0.31 applied the keyword limit to indexed rows before merging unindexed ones).
     const fresh = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'late', body: 'late passage 출산 장려금 late late', vector: [1, 0, 0, 1] });
-    await store.upsertChunks([fresh]);
-    expect(await unindexedRows(dir)).toBe(0);
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(CHUNKS_TABLE);
+    await table.add(chunksToArrow([fresh], DIM));
+    expect(await unindexedRows(dir)).toBe(1);
     const hits = await store.hybrid({ text: 'late passage 출산장려금', vector: [1, 0, 0, 0], alpha: 0, limit: 3 });
     expect(hits[0]?.chunk.chunk_id).toBe(fresh.chunk_id);
-    // Concurrent writers share refreshes and each still sees its rows indexed.
-    await Promise.all([store.upsertChunks(manyChunks(7, 'p')), store.upsertChunks(manyChunks(9, 'q')), store.upsertChunks(manyChunks(3, 'r'))]);
-    expect(await unindexedRows(dir)).toBe(0);
-    expect(await store.hybrid({ text: 'q passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(9 + 7 + 3 + 120 + 1);
+    table.close();
+    db.close();
     await store.close();
+  });
+
+  it('an upsert returns once its rows are committed and searchable; the index takes them in behind it, paced, and before close', async () => {
+    const dir = tempDir();
+    // Refreshes a minute apart: the first one runs at once, the next waits (or for close).
+    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 } });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
+    await store.upsertChunks(manyChunks(20, 'early'));
+    await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
+    // Concurrent writers, their refresh a minute away: every row is searchable as the upserts return.
+    await Promise.all([store.upsertChunks(manyChunks(7, 'p')), store.upsertChunks(manyChunks(9, 'q')), store.upsertChunks(manyChunks(3, 'r'))]);
+    expect(await unindexedRows(dir)).toBeGreaterThan(0);
+    expect(await store.hybrid({ text: 'q passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(9 + 7 + 3 + 20);
+    // Closing runs the pending refresh instead of waiting out its pacing.
+    const t0 = performance.now();
+    await store.close();
+    expect(performance.now() - t0).toBeLessThan(30_000);
+    expect(await unindexedRows(dir)).toBe(0);
+    // maintain() folds in what a refresh has not (another writer's rows here).
+    const reopened = await createLanceDbStore({ dir });
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(CHUNKS_TABLE);
+    await table.add(chunksToArrow(manyChunks(4, 's'), DIM));
+    expect(await unindexedRows(dir)).toBe(4);
+    await reopened.maintain();
+    expect(await unindexedRows(dir)).toBe(0);
+    table.close();
+    db.close();
+    await reopened.close();
   });
 
   it('filters are pre-filters on both sides (a selective filter still fills the limit)', async () => {
@@ -115,12 +146,16 @@ describe('lancedb adapter specifics', () => {
     expect(indexed.filter((h) => exact.includes(h.chunk.chunk_id)).length).toBeGreaterThanOrEqual(16);
     for (const h of indexed) expect(h.cosine).toBeCloseTo(exactCosine.get(h.chunk.chunk_id) as number, 5);
     expect(await store.maintain()).toMatchObject({ vectorIndex: 'current' });
-    // Every write's refresh adds its rows to the index as one more segment; they are searchable at once.
+    // A written row is searchable at once; each refresh adds the rows written since as one more
+    // index segment.
     const late = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'late', body: 'late passage', vector: [0.3, 0.9, 0.5, 1] });
     await store.upsertChunks([late]);
     expect((await store.hybrid(q))[0]?.chunk.chunk_id).toBe(late.chunk_id);
-    await store.upsertChunks(spread(10, 'c'));
-    await store.upsertChunks(spread(10, 'd'));
+    await store.optimize();
+    for (const tag of ['c', 'd']) {
+      await store.upsertChunks(spread(10, tag));
+      await store.optimize();
+    }
     expect(await vectorIndexSegments(dir)).toBeGreaterThan(2);
     expect(await store.maintain()).toMatchObject({ vectorIndex: 'rebuilt' });
     expect(await vectorIndexSegments(dir)).toBe(1);
@@ -292,13 +327,19 @@ describe('lancedb adapter specifics', () => {
 
   it('a compaction between a search and its row reads moves every row: the search runs again and loses nothing', async () => {
     const dir = tempDir();
-    const store = await createLanceDbStore({ dir });
+    // No background refresh after the first write's (the next waits a minute): only the compaction
+    // below commits during the search.
+    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 } });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
-    // Three writes, three fragments; the compaction below merges them, so every row moves.
-    for (const tag of ['a', 'b', 'c']) await store.upsertChunks(manyChunks(40, tag));
+    // Three writes, three fragments. The first, which the refresh after it indexed, matches nothing
+    // searched below (LanceDB 0.39 compacts indexed and unindexed fragments apart); the compaction
+    // below merges the other two, so every row found moves.
+    await store.upsertChunks(
+      Array.from({ length: 40 }, (_, i) => makeChunk({ doc: DOC_A, version: VERSION.a1, section: 'filler', body: `unrelated filler ${i}`, vector: [0, 0, 1, 0] })),
+    );
+    for (const tag of ['b', 'c']) await store.upsertChunks(manyChunks(40, tag));
     const q = { text: 'passage 출산 장려금', vector: [1, 3, 0, 1], alpha: 0.5, limit: 30 };
-    const expected = await store.hybrid(q);
-    expect(expected).toHaveLength(30);
+    expect(await store.hybrid(q)).toHaveLength(30);
 
     // Another process's handle; its first row read waits for a compaction committed by the store.
     const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
@@ -323,10 +364,12 @@ describe('lancedb adapter specifics', () => {
       },
     });
     const hits = await hybridSearch(racing, { text: q.text, vector: q.vector, alpha: q.alpha, where: undefined, limit: q.limit, candidates: 100, flatSearchCutoff: 100 });
-    // The first attempt's addresses were all gone after the compaction; the second found the rows.
+    // The first attempt's addresses were all gone after the compaction; the second found the rows,
+    // as a search of the compacted table does (rows a background refresh had not indexed before
+    // it are scored from the index now, so a search before the compaction may differ).
     expect(reads.length).toBe(2);
     expect(reads[1]!.some((a) => reads[0]!.includes(a))).toBe(false);
-    expect(hits).toEqual(expected);
+    expect(hits).toEqual(await store.hybrid(q));
     table.close();
     db.close();
     await store.close();

@@ -42,11 +42,21 @@ describe('coalesced run', () => {
     expect(starts[1]! - starts[0]!).toBeLessThan(100);
   });
 
-  it('paced, a lone writer (each request after the last run returned) is never held back', async () => {
-    const { runs, starts } = recordedRuns({ minIntervalMs: 5_000, maxShare: 0.1 });
+  it('paced, requests one after another are spaced too: the first runs at once, the next after the interval', async () => {
+    const { runs, starts } = recordedRuns({ minIntervalMs: 150, maxShare: 1 });
     for (let i = 0; i < 3; i++) await runs.request(undefined);
     expect(starts).toHaveLength(3);
-    expect(starts[2]! - starts[0]!).toBeLessThan(1_000);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(145);
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(145);
+  });
+
+  it('paced, a request after a quiet spell longer than the interval starts a run at once', async () => {
+    const { runs, starts } = recordedRuns({ minIntervalMs: 50, maxShare: 1 });
+    await runs.request(undefined);
+    await sleep(80);
+    const t0 = performance.now();
+    await runs.request(undefined);
+    expect(starts[1]! - t0).toBeLessThan(40);
   });
 
   it('paced, requests that arrive while a run is going join one next run, started no sooner than the interval allows', async () => {
@@ -61,7 +71,7 @@ describe('coalesced run', () => {
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(145);
   });
 
-  it('paced by share, a long contended run holds the next one back by its duration over the share', async () => {
+  it('paced by share, a long run holds the next one back by its duration over the share', async () => {
     const { runs, starts } = recordedRuns({ minIntervalMs: 0, maxShare: 0.5 }, (n) => (n === 1 ? 60 : 0));
     const first = runs.request(undefined);
     await sleep(5);

@@ -129,14 +129,33 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
 
   /**
    * Full-text index refreshes after writes, coalesced under the write lock (see
-   * {@link createCoalescedRun}): `refreshAfterWrite` resolves once the caller's rows are indexed.
+   * {@link createCoalescedRun}): a request resolves once a refresh that began after it has run.
    */
   const refreshes = createCoalescedRun(
     lock,
     (table: lancedb.Table) => withConflictRetry('index refresh', () => refreshFtsIndex(table)),
     options.refreshPacing ?? DEFAULT_REFRESH_PACING,
   );
-  const refreshAfterWrite = refreshes.request;
+  /** True once the chunks table's full-text index is known to exist (it is never dropped). */
+  let ftsIndexSeen = false;
+
+  /**
+   * After a chunk commit. The first one builds the full-text index and is waited for: a keyword
+   * search needs the index. Later ones only ask for a refresh in the background: LanceDB searches
+   * the rows its index has not folded in yet by scanning them, so a write is searchable once
+   * committed, and one paced refresh (a compaction of the table plus an update of every index,
+   * whose cost follows the table) serves every commit made before it began. A failed background
+   * refresh leaves rows unindexed, still found by the scan, until the next write's or `maintain()`.
+   */
+  async function indexAfterWrite(table: lancedb.Table): Promise<void> {
+    ftsIndexSeen ||= (await table.indexStats(FTS_INDEX)) !== undefined;
+    if (!ftsIndexSeen) {
+      await refreshes.request(table);
+      ftsIndexSeen = true;
+    } else {
+      refreshes.request(table).catch(() => undefined);
+    }
+  }
 
   /** Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD. */
   function where(filter: Filter | undefined): string | undefined {
@@ -178,7 +197,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
 
   /**
    * Chunk rows of concurrent callers (documents upserted by parallel jobs), one merge-insert
-   * commit per batch of up to `writeBatchSize` rows and one full-text index refresh per batch.
+   * commit per batch of up to `writeBatchSize` rows; the index catches up in the background.
    */
   const commitChunks = createGroupCommit<StoredChunk>({
     keyOf: (chunk) => chunk.chunk_id,
@@ -197,7 +216,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     },
     afterCommit: async () => {
       const table = await guarded('refresh index', () => requireTable(CHUNKS_TABLE));
-      await guarded('refresh index', () => refreshAfterWrite(table));
+      await guarded('refresh index', () => indexAfterWrite(table));
       await guarded('refresh index', () => searchView.advance());
     },
   });
@@ -375,6 +394,8 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
       if (documents) await lock(() => withConflictRetry('maintain', () => optimizeNow(documents)));
       const table = await guarded('maintain', () => openTable(CHUNKS_TABLE));
       if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
+      // Now, not paced: rows a failed or still pending background refresh left out of the index.
+      await lock(() => withConflictRetry('maintain', () => refreshFtsIndex(table)));
       const state = await guarded('maintain', async () => ({ rows: await table.countRows(), index: vectorIndexOf(await table.listIndices()) }));
       const { action, reason } = vectorIndexAction(state, options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY);
       if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };

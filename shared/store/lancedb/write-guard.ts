@@ -86,12 +86,10 @@ export interface CoalescedRun<A> {
 }
 
 /**
- * How often a coalesced run may start while requests contend: when a request arrived during the
- * previous run (writers in parallel), the next run begins no sooner than `max(minIntervalMs,
- * lastDuration / maxShare)` after that one began, so under a steady stream of requests the run
- * takes at most `maxShare` of the time and each run serves more requests. A lone writer that
- * waits for each run before its next request gains nothing by waiting, and is never held back;
- * nor is a request after a quiet spell.
+ * How often a coalesced run may start: the next run begins no sooner than `max(minIntervalMs,
+ * lastDuration / maxShare)` after the last one began, so under a steady stream of requests the
+ * run takes at most `maxShare` of the time and each run serves more requests. A request after a
+ * quiet spell longer than that starts one at once.
  */
 export interface CoalescedRunPacing {
   /** Shortest time between two runs' starts, ms. */
@@ -119,7 +117,7 @@ export function pacedWait(pacing: CoalescedRunPacing, last: { startedAt: number;
 
 /**
  * Coalesces an expensive run whose cost is shared by every request made before it began (the
- * full-text index refresh after writes: Elasticsearch's `refresh=wait_for`). Each request resolves
+ * full-text index refresh after writes: Elasticsearch's refresh interval). Each request resolves
  * once a run that STARTED after it has finished; however many wait, at most one run is going and
  * one more is queued. A run still waiting for its pacing or for `schedule` (the write lock) has
  * not begun, so a request joins it rather than queueing another. A queued run starts even when
@@ -136,14 +134,12 @@ export function createCoalescedRun<A>(
   /** True once the run in `running` holds the schedule (it is no longer only queued). */
   let started = false;
   let next: Promise<void> | null = null;
-  /** The last run; `contended` when a request arrived while it was going. */
-  let last: { startedAt: number; durationMs: number; contended: boolean } | null = null;
-  let contended = false;
+  let last: { startedAt: number; durationMs: number } | null = null;
   /** Ends the pacing wait of the run in `running` early (closing). */
   let wake: (() => void) | null = null;
   let closing = false;
   function paced(): Promise<void> {
-    const ms = closing || !last?.contended ? 0 : pacedWait(pacing, last, performance.now());
+    const ms = closing ? 0 : pacedWait(pacing, last, performance.now());
     if (ms === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -165,12 +161,11 @@ export function createCoalescedRun<A>(
         .then(() =>
           schedule(async () => {
             started = true;
-            contended = false;
             const startedAt = performance.now();
             try {
               await run(arg);
             } finally {
-              last = { startedAt, durationMs: performance.now() - startedAt, contended };
+              last = { startedAt, durationMs: performance.now() - startedAt };
             }
           }),
         )
@@ -180,7 +175,6 @@ export function createCoalescedRun<A>(
         });
       return running;
     }
-    contended = true;
     next ??= running
       .catch(() => undefined)
       .then(() => {
@@ -213,8 +207,9 @@ export interface GroupCommitOptions<R> {
   /** Where a batch's commit runs: the store's write lock, so batches queue behind other writes. */
   schedule: <T>(fn: () => Promise<T>) => Promise<T>;
   /**
-   * Runs once per committed batch, outside `schedule`, before its callers resolve (the full-text
-   * index refresh): its failure reaches every caller of the batch.
+   * Runs once per committed batch, outside `schedule`, before its callers resolve (the store asks
+   * for an index refresh and moves its searches to the new version): its failure reaches every
+   * caller of the batch.
    */
   afterCommit?: () => Promise<void>;
   /**

@@ -1,3 +1,4 @@
+import '../shared/store/lancedb/quiet-logs-first.ts';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -5,6 +5,7 @@
  * undisturbed run. Loopback only; every process and temporary directory is removed at the end,
  * on an error and on Ctrl-C (unless --keep).
  */
+import '../shared/store/lancedb/quiet-logs-first.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

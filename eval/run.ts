@@ -8,6 +8,7 @@
  * embedder comes from the usual environment (EMBEDDER, EMBED_MODEL, EMBED_DIMENSION,
  * EMBED_BASE_URL, EMBED_API_KEY, EMBED_BATCH_SIZE), so any OpenAI-compatible model can be scored.
  */
+import '../shared/store/lancedb/quiet-logs-first.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -8,6 +8,7 @@ import { tempDirs } from '../helpers/temp-dirs.ts';
 
 const TSX = pathToFileURL(path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
 const MODULE = pathToFileURL(path.resolve(import.meta.dirname, '../../shared/store/lancedb/lance-logs.ts')).href;
+const FIRST_IMPORT = pathToFileURL(path.resolve(import.meta.dirname, '../../shared/store/lancedb/quiet-logs-first.ts')).href;
 const tempDir = tempDirs('quarry-lance-logs-');
 
 describe('quietLanceDbLogs', () => {
@@ -24,9 +25,10 @@ describe('quietLanceDbLogs', () => {
   });
 
   // Creating a table makes LanceDB warn "No existing dataset … will be created" on stderr.
-  const createTable = async (quiet: boolean) => {
+  const createTable = async (quiet: 'no' | 'call' | 'first import') => {
     const script = [
-      quiet ? `(await import(${JSON.stringify(MODULE)})).quietLanceDbLogs();` : '',
+      quiet === 'call' ? `(await import(${JSON.stringify(MODULE)})).quietLanceDbLogs();` : '',
+      quiet === 'first import' ? `await import(${JSON.stringify(FIRST_IMPORT)});` : '',
       `const lancedb = await import('@lancedb/lancedb');`,
       `const db = await lancedb.connect(${JSON.stringify(tempDir())});`,
       `await db.createTable('t', [{ id: 1 }], { mode: 'overwrite' });`,
@@ -37,8 +39,9 @@ describe('quietLanceDbLogs', () => {
     return stderr;
   };
 
-  it("silences LanceDB's warnings when it runs before LanceDB loads", async () => {
-    expect(await createTable(false)).toMatch(/WARN\s+lance/);
-    expect(await createTable(true)).not.toMatch(/WARN/);
+  it("silences LanceDB's warnings when it runs before LanceDB loads, called or imported first", async () => {
+    expect(await createTable('no')).toMatch(/WARN\s+lance/);
+    expect(await createTable('call')).not.toMatch(/WARN/);
+    expect(await createTable('first import')).not.toMatch(/WARN/);
   });
 });

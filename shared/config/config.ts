@@ -57,11 +57,11 @@ export const ConfigSchema = z.object({
   /**
    * LanceDB: the background full-text index refresh after writes (an optimize(), whose compaction
    * costs more as the table grows; writes do not wait for it) starts at least this long after the
-   * previous one. @defaultValue 2000
+   * previous one. @defaultValue 0 (back to back while writes come in)
    */
-  LANCEDB_REFRESH_MIN_INTERVAL_MS: int(0, 60_000).default(2000),
-  /** LanceDB: largest share of the time those refreshes may take under steady writes, in (0, 1]. @defaultValue 0.1 */
-  LANCEDB_REFRESH_MAX_SHARE: z.coerce.number().gt(0).max(1).default(0.1),
+  LANCEDB_REFRESH_MIN_INTERVAL_MS: int(0, 60_000).default(0),
+  /** LanceDB: largest share of the time those refreshes may take under steady writes, in (0, 1]. @defaultValue 1 */
+  LANCEDB_REFRESH_MAX_SHARE: z.coerce.number().gt(0).max(1).default(1),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */

@@ -28,7 +28,7 @@ export interface LanceDbStoreOptions {
    * {@link CoalescedRunPacing}). Writes do not wait for it (LanceDB scans the rows its index has
    * not taken in yet), but it runs under the write lock, and each refresh is an `optimize()`,
    * which also compacts the table: its cost grows with the table (~100 ms at 1,600 chunks,
-   * ~300–700 ms at 20,000 on two cores), so it runs at most this often and this share of the time.
+   * ~300–700 ms at 20,000 on two cores); it runs at most this often and this share of the time.
    * @defaultValue DEFAULT_REFRESH_PACING
    */
   refreshPacing?: CoalescedRunPacing;
@@ -51,7 +51,9 @@ export interface LanceDbStoreOptions {
 }
 
 /**
- * A refresh starts at least 2 s after the one before and takes at most a tenth of the time: the
- * rows written meanwhile (a few thousand at most under steady ingest) are searched by a scan.
+ * Refreshes run back to back while writes come in (none waits for them): what a search must scan
+ * stays small, and queries asked while ingest runs stay fast. Spacing them (e.g. 2 s, a tenth of
+ * the time) ingests faster into a large store but slows those queries several times over (README,
+ * *Index refresh in the background*): worth it for a bulk load nobody queries meanwhile.
  */
-export const DEFAULT_REFRESH_PACING: CoalescedRunPacing = { minIntervalMs: 2000, maxShare: 0.1 };
+export const DEFAULT_REFRESH_PACING: CoalescedRunPacing = { minIntervalMs: 0, maxShare: 1 };

@@ -8,11 +8,9 @@ import { createSchemaOnce } from './schema-once.ts';
 import { upsertStage } from './upsert.stage.ts';
 
 /**
- * Upserts mostly wait: on the document lock and on the store's index refresh, which is shared by
- * every write waiting for it. More of them at once means fewer refreshes per document; and since
- * LanceDB paces its refreshes under steady writes (`LANCEDB_REFRESH_MAX_SHARE`), the documents a
- * worker holds at once bound how many one refresh can serve (4 per job slot held the paced
- * store's throughput below the unpaced one's).
+ * Upserts mostly wait: on the document lock and on the store's write lock, where concurrent
+ * upserts join one group commit. More of them at once means fewer commits per document (the
+ * index refresh runs in the background and no upsert waits for it).
  */
 export const UPSERT_CONCURRENCY_FACTOR = 16;
 

@@ -1,5 +1,6 @@
-import { makeArrowTable } from '@lancedb/lancedb';
-import { DateDay, Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8, type DataType, type Table } from 'apache-arrow';
+import {
+  DateDay, Field, FixedSizeList, Float32, Int32, List, makeData, RecordBatch, Schema, Struct, Table, TimestampMillisecond, Utf8, vectorFromArray, type DataType,
+} from 'apache-arrow';
 import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { chunkKeywordText } from '../keyword-text.ts';
@@ -177,10 +178,36 @@ function decodePayload(json: string): StoredChunkWithoutVector {
   return { ...rest, embedding_text: prefix + rest.body };
 }
 
-/** An Arrow table of `chunks` for the chunks table, in the table's exact schema. */
+/**
+ * The vector column of `chunks`, built from one contiguous Float32Array: a list of numbers per row
+ * (as a generic row-to-Arrow conversion takes them) costs an Arrow builder call per float.
+ *
+ * @throws RangeError when a vector's length is not `dimension`.
+ */
+function vectorColumn(chunks: readonly StoredChunk[], type: FixedSizeList<Float32>) {
+  const dimension = type.listSize;
+  const values = new Float32Array(chunks.length * dimension);
+  chunks.forEach((chunk, i) => {
+    if (chunk.vector.length !== dimension) {
+      throw new RangeError(`chunk ${chunk.chunk_id} has a vector of ${chunk.vector.length} numbers; the chunks table holds ${dimension}`);
+    }
+    values.set(chunk.vector, i * dimension);
+  });
+  const child = makeData({ type: type.children[0]!.type, length: values.length, nullCount: 0, data: values });
+  return makeData({ type, length: chunks.length, nullCount: 0, child });
+}
+
+/** An Arrow table of `chunks` for the chunks table, in the table's exact schema, built column by column. */
 export function chunksToArrow(chunks: readonly StoredChunk[], dimension: number): Table {
-  const rows = chunks.map((chunk) => ({ ...chunkToRow(chunk), vector: Array.from(chunk.vector) }));
-  return makeArrowTable(rows, { schema: chunksSchema(dimension) });
+  const schema = chunksSchema(dimension);
+  const rows = chunks.map(chunkToRow);
+  const columns = schema.fields.map((field) =>
+    field.name === 'vector'
+      ? vectorColumn(chunks, field.type as FixedSizeList<Float32>)
+      : vectorFromArray(rows.map((row) => row[field.name] ?? null), field.type).data[0]!,
+  );
+  const data = makeData({ type: new Struct(schema.fields), length: chunks.length, nullCount: 0, children: columns });
+  return new Table(schema, new RecordBatch(schema, data));
 }
 
 /** The chunk a row's {@link PAYLOAD_COLUMN} holds, or null for a row written before it existed. */

@@ -1,4 +1,6 @@
 import * as lancedb from '@lancedb/lancedb';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { eq } from '../../shared/store/filter.ts';
@@ -40,6 +42,15 @@ function manyChunks(n: number, tag: string) {
 }
 
 describe('lancedb adapter specifics', () => {
+  it('a table another writer is still creating (its folder listed, no version committed) reads as absent, not as a failure', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir });
+    mkdirSync(path.join(dir, `${CHUNKS_TABLE}.lance`), { recursive: true });
+    expect(await (await lancedb.connect(dir)).tableNames()).toContain(CHUNKS_TABLE);
+    expect(await store.countChunks(eq('doc_id', DOC_A))).toBe(0);
+    await store.close();
+  });
+
   it('rows the full-text index has not folded in yet are searched by a scan, and never cut off by indexed rows', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, candidateFloor: 5 });

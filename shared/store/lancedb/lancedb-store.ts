@@ -83,7 +83,15 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     const cached = tables.get(name);
     if (cached) return cached;
     if (!(await db.tableNames()).includes(name)) return null;
-    const table = await db.openTable(name);
+    let table: lancedb.Table;
+    try {
+      table = await db.openTable(name);
+    } catch (err) {
+      // Listed while another writer is still creating it (its folder made, no version committed
+      // yet): not there yet, as for a reader that looked a moment earlier.
+      if (/not found/i.test(err instanceof Error ? err.message : String(err))) return null;
+      throw err;
+    }
     tables.set(name, table);
     return table;
   }

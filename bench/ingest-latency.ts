@@ -11,7 +11,7 @@ import { WORKER_PROCESS_ENV } from '../k8s/spec.ts';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
-import { latencyP50P95, parseChildren, vmHwmMb } from './ingest-stats.ts';
+import { groupResidentMb, latencyP50P95, parseChildren, residentMb, sumHwmMb, type ResidentMb } from './ingest-stats.ts';
 import { buildDist, COMPILED_BIN } from './build-dist.ts';
 import { registerFiles } from './register-files.ts';
 
@@ -105,9 +105,8 @@ export async function dropToSearchableTenPages(count = DROP_SAMPLE): Promise<Dro
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The peak RSS of a process and (recursively) its children, in MB: what it used at most. */
-export function processTreeHwmMb(pid: number): number {
-  let total = 0;
+/** Resident memory of a process and (recursively) its children, one entry each; empty once it is gone. */
+export function processTreeResident(pid: number): ResidentMb[] {
   const read = (p: string) => {
     try {
       return readFileSync(p, 'utf8');
@@ -115,15 +114,21 @@ export function processTreeHwmMb(pid: number): number {
       return ''; // the process ended between listing and reading
     }
   };
-  total += vmHwmMb(read(`/proc/${pid}/status`)) ?? 0;
+  const status = read(`/proc/${pid}/status`);
+  if (!status) return [];
   let tasks: string[] = [];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return total;
+    return [residentMb(status)];
   }
-  for (const child of parseChildren(tasks.map((t) => read(`/proc/${pid}/task/${t}/children`)))) total += processTreeHwmMb(child);
-  return total;
+  const children = parseChildren(tasks.map((t) => read(`/proc/${pid}/task/${t}/children`)));
+  return [residentMb(status), ...children.flatMap(processTreeResident)];
+}
+
+/** The peak RSS of a process and (recursively) its children, in MB: the sum of their peaks. */
+export function processTreeHwmMb(pid: number): number {
+  return sumHwmMb(processTreeResident(pid));
 }
 
 const STAGES = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -142,21 +147,35 @@ function startStageProcess(stage: string, env: Record<string, string>): ChildPro
   return child;
 }
 
+/** Per stage, in MB: {@link processTreeHwmMb} and {@link groupResidentMb}'s figure, each the largest seen. */
+export interface StageMemory {
+  rss: Record<string, number | null>;
+  pod: Record<string, number | null>;
+}
+
 /**
  * Each stage worker in a process of its own (one Deployment each), run from the compiled build
- * (built first, once per bench process), the files carried through them. A stage's figure is the
- * largest sum, over its process and the extraction children alive at that moment, of each
- * process's peak RSS (VmHWM), read every {@link RSS_SAMPLE_MS} ms and at the end: a child
- * recycled mid-run still counts, and the sum of peaks bounds what the processes held at once.
- * Only on Linux (`/proc`); elsewhere the figures are null.
+ * (built first, once per bench process), the files carried through them. Two figures per stage,
+ * read every {@link RSS_SAMPLE_MS} ms and at the end, the largest kept: `rss`, the sum over its
+ * process and the extraction children alive at that moment of each one's peak RSS (VmHWM) — a
+ * child recycled mid-run still counts, and the node binary's pages count once per process — and
+ * `pod`, what the processes held at once as a container's memory limit counts it (anonymous
+ * pages of each, file-backed pages once; see groupResidentMb), which a sample can miss between
+ * two reads. Only on Linux (`/proc`); elsewhere the figures are null.
  */
-export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<Record<string, number | null>> {
+export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<StageMemory> {
   await buildDist();
   const procs = STAGES.map((stage) => ({ stage, child: startStageProcess(stage, env) }));
   const linux = process.platform === 'linux';
   const peaks = new Map<string, number>();
+  const podPeaks = new Map<string, number>();
   const sample = () => {
-    for (const { stage, child } of procs) if (child.pid && child.exitCode === null) peaks.set(stage, Math.max(peaks.get(stage) ?? 0, processTreeHwmMb(child.pid)));
+    for (const { stage, child } of procs) {
+      if (!child.pid || child.exitCode !== null) continue;
+      const tree = processTreeResident(child.pid);
+      peaks.set(stage, Math.max(peaks.get(stage) ?? 0, sumHwmMb(tree)));
+      podPeaks.set(stage, Math.max(podPeaks.get(stage) ?? 0, groupResidentMb(tree)));
+    }
   };
   const sampler = linux ? setInterval(sample, RSS_SAMPLE_MS) : null;
   const ports = await createPorts(config);
@@ -173,7 +192,8 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
     await Promise.race([waitForSettled(ports.status, { docIds, timeoutMs: 900_000, intervalMs: 100 }), died]);
     await waitForDrained(ports.queues, 60_000, 20);
     if (linux) sample();
-    return Object.fromEntries(STAGES.map((stage) => [stage, peaks.get(stage) ?? null]));
+    const byStage = (m: Map<string, number>) => Object.fromEntries(STAGES.map((stage) => [stage, m.get(stage) ?? null]));
+    return { rss: byStage(peaks), pod: byStage(podPeaks) };
   } finally {
     if (sampler) clearInterval(sampler);
     await Promise.all(

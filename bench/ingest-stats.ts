@@ -1,13 +1,40 @@
 /** Pure helpers of the ingest benchmark (per-document latency, memory, cost breakdown), unit-tested. */
 import { percentile } from './query-stats.ts';
 
+/** Resident memory of one process in MB, from its `/proc/<pid>/status` (missing lines read as 0). */
+export interface ResidentMb {
+  /** Peak resident set (`VmHWM`). */
+  hwm: number;
+  /** Resident anonymous pages (`RssAnon`): heaps, stacks, buffers — this process's own. */
+  anon: number;
+  /** Resident file-backed pages (`RssFile`): the node binary and libraries, shared between processes. */
+  file: number;
+  /** Resident shared-memory pages (`RssShmem`). */
+  shmem: number;
+}
+
+/** {@link ResidentMb} from the text of `/proc/<pid>/status` (unrounded MB). */
+export function residentMb(procStatus: string): ResidentMb {
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB$`, 'm').exec(procStatus)?.[1] ?? 0) / 1024;
+  return { hwm: kb('VmHWM'), anon: kb('RssAnon'), file: kb('RssFile'), shmem: kb('RssShmem') };
+}
+
 /**
- * The peak resident set ("high water mark", `VmHWM`) of a process in MB, from the text of its
- * `/proc/<pid>/status`; null when the line is missing (a kernel thread, or not Linux).
+ * What a group of processes holds at one moment as a container's memory accounting (cgroup)
+ * counts it, in MB: each process's anonymous and shared-memory pages, plus file-backed pages
+ * once — the processes of a stage worker all map the same node binary, which a sum of their RSS
+ * would count once per process. The group's file pages are taken as the largest process's (they
+ * map the same binary and libraries; a parent a few more). Rounded to whole MB; 0 for no process.
  */
-export function vmHwmMb(procStatus: string): number | null {
-  const m = /^VmHWM:\s+(\d+)\s+kB$/m.exec(procStatus);
-  return m ? Math.round(Number(m[1]) / 1024) : null;
+export function groupResidentMb(processes: readonly ResidentMb[]): number {
+  const own = processes.reduce((n, p) => n + p.anon + p.shmem, 0);
+  const file = processes.reduce((n, p) => Math.max(n, p.file), 0);
+  return Math.round(own + file);
+}
+
+/** The sum of the processes' peak RSS (VmHWM), in whole MB: what they held at most, each counted alone. */
+export function sumHwmMb(processes: readonly ResidentMb[]): number {
+  return Math.round(processes.reduce((n, p) => n + p.hwm, 0));
 }
 
 /** Child pids listed by `/proc/<pid>/task/<tid>/children` files (space-separated, any order). */

@@ -32,6 +32,8 @@ export interface CorpusFigures {
   dropToSearchableP95Ms: number | null;
   /** Peak RSS (VmHWM) of each stage worker run as its own process; extract includes its extraction children. Null when skipped or not on Linux. */
   peakRssMbByStage: Record<string, number | null> | null;
+  /** The same processes' peak as a container's memory limit counts it: anonymous pages of each, the node binary once (see groupResidentMb). Null as above. */
+  peakPodMemoryMbByStage: Record<string, number | null> | null;
 }
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -159,7 +161,8 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       queueOverheadRatio: Math.round((q.ms / inproc.ms - 1) * 1000) / 1000,
       dropToSearchableP50Ms: drop.p50,
       dropToSearchableP95Ms: drop.p95,
-      peakRssMbByStage: rss,
+      peakRssMbByStage: rss?.rss ?? null,
+      peakPodMemoryMbByStage: rss?.pod ?? null,
     };
   } finally {
     await redis.stop();

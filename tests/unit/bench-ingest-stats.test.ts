@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBreakdown, commandsPerDoc, latencyP50P95, parseChildren, parseCommandStats, redisCpuSeconds, vmHwmMb } from '../../bench/ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, groupResidentMb, latencyP50P95, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
 import { timeCalls } from '../../bench/port-timing.ts';
 
-const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'Threads:\t11'].join('\n');
+const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'RssAnon:\t  153600 kB', 'RssFile:\t   51200 kB', 'RssShmem:\t       0 kB', 'Threads:\t11'].join('\n');
 
-describe('peak RSS from /proc/<pid>/status', () => {
-  it('reads VmHWM (not VmRSS or VmPeak) in MB', () => {
-    expect(vmHwmMb(STATUS)).toBe(300);
+describe('resident memory from /proc/<pid>/status', () => {
+  it('reads VmHWM (not VmRSS or VmPeak) and the anonymous, file and shared parts in MB', () => {
+    expect(residentMb(STATUS)).toEqual({ hwm: 300, anon: 150, file: 50, shmem: 0 });
   });
-  it('is null when the line is missing', () => {
-    expect(vmHwmMb('Name:\tkthreadd\nState:\tS (sleeping)')).toBeNull();
+  it('reads missing lines as 0', () => {
+    expect(residentMb('Name:\tkthreadd\nState:\tS (sleeping)')).toEqual({ hwm: 0, anon: 0, file: 0, shmem: 0 });
+  });
+  it('sums the peaks of a group, each process counted alone', () => {
+    expect(sumHwmMb([residentMb(STATUS), { hwm: 99.6, anon: 0, file: 0, shmem: 0 }])).toBe(400);
+    expect(sumHwmMb([])).toBe(0);
+  });
+  it("counts a group as a container does: every process's own pages, the shared file pages once", () => {
+    const parent = { hwm: 120, anon: 64, file: 52, shmem: 1 };
+    const child = { hwm: 98, anon: 51, file: 47, shmem: 0 };
+    // 64 + 1 + 51 + 51 of their own, the larger file share (52) once — not 52 + 47 + 47.
+    expect(groupResidentMb([parent, child, child])).toBe(219);
+    expect(groupResidentMb([])).toBe(0);
   });
   it('lists child pids from every task children file', () => {
     expect(parseChildren(['812 813 ', '', '900\n'])).toEqual([812, 813, 900]);

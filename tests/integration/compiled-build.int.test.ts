@@ -85,6 +85,40 @@ describe('compiled build', () => {
     }
   }, 60_000);
 
+  it("fills Node's compile cache with every compiled module and pdf.js, which a later process reads instead of compiling", async () => {
+    const cache = mkdtempSync(path.join(tmpdir(), 'quarry-compile-cache-'));
+    try {
+      const env = { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: cache };
+      const { stdout } = await run(process.execPath, [path.join(out, 'apps/cli/warm-compile-cache.js')], { cwd: root, timeout: 60_000, env });
+      const modules = Number(/(\d+) modules and pdf\.js compiled/.exec(stdout)?.[1]);
+      expect(modules).toBeGreaterThan(200);
+      // A later process: the worker registry's modules come from the cache, as checked by Node.
+      const script = `await import(${JSON.stringify(pathToFileURL(path.join(out, 'workers/index.js')).href)});`;
+      const { stderr } = await run(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: root,
+        timeout: 60_000,
+        env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+      });
+      expect(stderr).toMatch(/cache for \S+\/workers\/index\.js was accepted/);
+      expect(stderr).not.toMatch(/\/workers\/index\.js was rejected/);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('the compile cache warm-up refuses to run without a cache folder', async () => {
+    const failed = await run(process.execPath, [path.join(out, 'apps/cli/warm-compile-cache.js')], {
+      cwd: root,
+      timeout: 30_000,
+      env: { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: '' },
+    }).then(
+      () => null,
+      (err: { code?: number; stderr?: string }) => err,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(/NODE_COMPILE_CACHE/);
+  });
+
   it('the installed bin says to build first when dist/ is missing', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bin-'));
     try {

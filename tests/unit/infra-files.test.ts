@@ -166,6 +166,18 @@ describe('infra/Dockerfile', () => {
     expect(pkg.scripts.build).toMatch(/tsc -p tsconfig\.build\.json/);
     expect(pkg.bin.quarry).toBe('apps/cli/quarry-dist.mjs');
   });
+
+  it("fills Node's compile cache as the runtime user, in a folder that user owns", () => {
+    const runtime = dockerfile.slice(dockerfile.search(/^FROM .* AS runtime/im));
+    const dir = /NODE_COMPILE_CACHE=(\S+)/.exec(runtime)?.[1];
+    expect(dir, 'the runtime stage does not set NODE_COMPILE_CACHE').toBeDefined();
+    const runtimeLines = runtime.split('\n').map((l) => l.trim());
+    const userAt = runtimeLines.findLastIndex((l) => /^USER\s/i.test(l));
+    const warmAt = runtimeLines.findIndex((l) => /^RUN node dist\/apps\/cli\/warm-compile-cache\.js$/.test(l));
+    expect(warmAt, 'the runtime stage does not run dist/apps/cli/warm-compile-cache.js').toBeGreaterThan(-1);
+    expect(warmAt, 'the cache is filled before the final USER line (another user id than the processes)').toBeGreaterThan(userAt);
+    expect(runtime, `${dir} is not made and given to the node user`).toMatch(new RegExp(`chown[^\\n]*node:node[^\\n]*${(dir ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
 });
 
 describe('.github/workflows/weaviate.yml', () => {

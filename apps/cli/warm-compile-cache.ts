@@ -1,8 +1,9 @@
 /**
  * Fills Node's compile cache (`NODE_COMPILE_CACHE`) at image build time, so that a process started
- * from the image — a worker scaled up from zero, an extraction child replaced after its 500th
- * document — reads the bytecode of its modules instead of compiling them. Run once as the user the
- * processes run as (the cache keeps one folder per user id), with the compiled build:
+ * from the image — a worker scaled up from zero, a rollout — reads the bytecode of its modules
+ * instead of compiling them (extraction children do not use it: see childEnv in
+ * shared/pdf/child-bootstrap.ts). Run once as the user the processes run as (the cache keeps one
+ * folder per user id), with the compiled build:
  *
  *     NODE_COMPILE_CACHE=<dir> node dist/apps/cli/warm-compile-cache.js
  *
@@ -33,7 +34,7 @@ export function compiledModules(root: string): string[] {
 
 /**
  * Imports every module of the compiled build under `distRoot` (entry points that act on import
- * left out) and pdf.js, which unpdf loads on first use, then writes the cache out.
+ * left out), then writes the cache out.
  * @returns how many modules of the build were imported.
  * @throws Error when the compile cache is not enabled (NODE_COMPILE_CACHE unset) or a module fails to import.
  */
@@ -50,8 +51,6 @@ export async function warmCompileCache(distRoot: string): Promise<{ modules: num
     }
   }
   if (failed.length > 0) throw new Error(`${failed.length} compiled module(s) failed to import:\n${failed.join('\n')}`);
-  const { getResolvedPDFJS } = await import('unpdf');
-  await getResolvedPDFJS();
   module.flushCompileCache();
   return { modules: files.length, cacheDir };
 }
@@ -63,7 +62,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   const distRoot = path.resolve(path.dirname(self), '../..');
   const run = self.endsWith('.js') ? warmCompileCache(distRoot) : Promise.reject(new Error('run the compiled build (npm run build; node dist/apps/cli/warm-compile-cache.js)'));
   run.then(
-    ({ modules, cacheDir }) => console.log(`compile cache: ${modules} modules and pdf.js compiled into ${cacheDir}`),
+    ({ modules, cacheDir }) => console.log(`compile cache: ${modules} modules compiled into ${cacheDir}`),
     (err: unknown) => {
       console.error(`compile cache: ${err instanceof Error ? err.message : String(err)}`);
       process.exitCode = 1;

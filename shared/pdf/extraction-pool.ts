@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { ExtractedDocument } from '../domain/extracted.ts';
 import { PermanentError, RetryableError } from '../errors.ts';
-import { childEntryPath, childExecArgv } from './child-bootstrap.ts';
+import { childEntryPath, childEnv, childExecArgv } from './child-bootstrap.ts';
 import { extractDeadlineMs } from './extract-deadline.ts';
 import { DEFAULT_MAX_JOBS_PER_CHILD, DEFAULT_SPARE_SLOTS, type ExtractionPoolOptions } from './extraction-pool-options.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
@@ -157,7 +157,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
   function spawn(spare: boolean): Slot {
     guard ??= startOrphanGuard();
     const child = fork(ENTRY, [], {
-      ...(guard ? { env: { ...process.env, [GUARDED_ENV]: '1' } } : {}),
+      env: childEnv(process.env, guard ? { [GUARDED_ENV]: '1' } : {}),
       // The heap limit never exceeds the memory limit: a JS-heap runaway then ends in V8's quick abort.
       execArgv: childExecArgv(Math.min(options.maxHeapMb, maxRssMb), ENTRY),
       // Structured clone over IPC: the PDF bytes and the result cross as typed data, not JSON.

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_GROUPS, groupsFor } from '../../apps/cli/command-table.ts';
 import { median, perWorkerLayout } from '../../bench/coldstart.ts';
 import { packageRoot } from '../../shared/config/package-root.ts';
-import { childEntryPath, childExecArgv, needsTsLoader } from '../../shared/pdf/child-bootstrap.ts';
+import { childEntryPath, childEnv, childExecArgv, needsTsLoader } from '../../shared/pdf/child-bootstrap.ts';
 import { createLazyVectorStore } from '../../shared/store/lazy-store.ts';
 import type { VectorStore } from '../../shared/store/vector-store.ts';
 
@@ -27,6 +27,14 @@ describe('extraction child entry', () => {
     expect(needsTsLoader(compiled)).toBe(false);
     expect(childExecArgv(256, fromSources)).toEqual(['--import', expect.stringMatching(/^file:.*tsx/), '--max-old-space-size=256', '--max-semi-space-size=4']);
     expect(childExecArgv(256, compiled)).toEqual(['--max-old-space-size=256', '--max-semi-space-size=4']);
+  });
+
+  it("runs without the image's compile cache, with the parent's other variables and its own", () => {
+    const parent = { PATH: '/usr/bin', NODE_COMPILE_CACHE: '/app/.node-compile-cache', REDIS_URL: 'redis://r:6379' };
+    const env = childEnv(parent, { QUARRY_EXTRACT_GUARDED: '1' });
+    expect(env).toEqual({ PATH: '/usr/bin', REDIS_URL: 'redis://r:6379', QUARRY_EXTRACT_GUARDED: '1' });
+    expect(parent.NODE_COMPILE_CACHE, 'the parent environment is left as it was').toBe('/app/.node-compile-cache');
+    expect(childEnv({ NODE_COMPILE_CACHE: '/c' })).toEqual({});
   });
 });
 

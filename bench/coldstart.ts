@@ -9,19 +9,16 @@
  * (TSX_DISABLE_CACHE), as in a new pod whose /tmp is empty. The OS file cache is warm after the
  * first run, as on a node that already pulled the image: this measures process start-up, not disk reads.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { WORKER_NAMES } from '../workers/index.ts';
-import { buildDist, COMPILED_BIN, TSX_BIN } from './build-dist.ts';
+import { buildDist, COMPILED_BIN, fillCompileCache, TSX_BIN } from './build-dist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-/** The image build's compile-cache warm-up, compiled. */
-const WARM_COMPILE_CACHE = path.join(ROOT, 'dist/apps/cli/warm-compile-cache.js');
 
 /** How a process is launched: the compiled build (with the image's compile cache: `cached`) or the sources through tsx. */
 export type LaunchMode = 'compiled' | 'cached' | 'tsx';
@@ -180,7 +177,7 @@ export async function coldStartBench(opts: { runs: number; build: boolean; log: 
     const env = { redisUrl: redis.url, dataDir: path.join(dir, 'data'), compileCacheDir: path.join(dir, 'compile-cache') };
     const compiled = await measureMode('compiled', env, opts.runs, opts.log);
     // As the image build does (infra/Dockerfile), before any cached start.
-    await promisify(execFile)(process.execPath, [WARM_COMPILE_CACHE], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: env.compileCacheDir } });
+    await fillCompileCache(env.compileCacheDir);
     const compiledWithCompileCache = await measureMode('cached', env, opts.runs, opts.log);
     const tsx = await measureMode('tsx', env, opts.runs, opts.log);
     return { compiled, compiledWithCompileCache, tsx, loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100 };

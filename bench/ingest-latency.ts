@@ -12,7 +12,7 @@ import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
 import { groupResidentMb, latencyP50P95, parseChildren, residentMb, sumHwmMb, type ResidentMb } from './ingest-stats.ts';
-import { buildDist, COMPILED_BIN } from './build-dist.ts';
+import { buildDist, COMPILED_BIN, fillCompileCache } from './build-dist.ts';
 import { registerFiles } from './register-files.ts';
 
 /** At most this many files are dropped one by one for the latency figure: it stays bounded on any corpus. */
@@ -155,7 +155,8 @@ export interface StageMemory {
 
 /**
  * Each stage worker in a process of its own (one Deployment each), run from the compiled build
- * (built first, once per bench process), the files carried through them. Two figures per stage,
+ * (built first, once per bench process) with Node's compile cache filled as the image fills it,
+ * the files carried through them. Two figures per stage,
  * read every {@link RSS_SAMPLE_MS} ms and at the end, the largest kept: `rss`, the sum over its
  * process and the extraction children alive at that moment of each one's peak RSS (VmHWM) — a
  * child recycled mid-run still counts, and the node binary's pages count once per process — and
@@ -165,7 +166,10 @@ export interface StageMemory {
  */
 export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<StageMemory> {
   await buildDist();
-  const procs = STAGES.map((stage) => ({ stage, child: startStageProcess(stage, env) }));
+  // As in the image (infra/Dockerfile): the workers read the compile cache, their extraction children do not.
+  const compileCache = mkdtempSync(path.join(tmpdir(), 'quarry-bench-compile-cache-'));
+  await fillCompileCache(compileCache);
+  const procs = STAGES.map((stage) => ({ stage, child: startStageProcess(stage, { ...env, NODE_COMPILE_CACHE: compileCache }) }));
   const linux = process.platform === 'linux';
   const peaks = new Map<string, number>();
   const podPeaks = new Map<string, number>();
@@ -207,5 +211,6 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
       ),
     );
     await ports.close();
+    rmSync(compileCache, { recursive: true, force: true });
   }
 }

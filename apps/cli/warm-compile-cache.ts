@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ENTRY_POINTS = new Set(['apps/cli/bin.js']);
 
 /** Every `.js` file under `root`, as paths relative to it with `/` separators, sorted. */
-export function compiledModules(root: string): string[] {
+function compiledModules(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -70,10 +70,11 @@ export function childExecArgv(maxHeapMb: number, entryPath: string): string[] {
 
 /**
  * The environment of an extraction child: the parent's, less `NODE_COMPILE_CACHE`, plus `extra`.
- * The image's compile cache (infra/Dockerfile) starts a worker ~100 ms sooner for 1–4 MB more,
- * but holds bytecode for the whole of pdf.js: a child reading it started with 8–12 MB more
- * resident (24 against 16 MB of its own, idle) to load pdf.js ~45 ms sooner — and a child is
- * started once per worker and again every 500 documents, while its memory counts all the time.
+ * The image's compile cache (infra/Dockerfile) starts a worker ~100 ms sooner for 1–4 MB more; a
+ * child reading a cache that held pdf.js started with 8–12 MB more resident (24 against 16 MB of
+ * its own, idle) to load pdf.js ~45 ms sooner — and a child is started once per worker and again
+ * every 500 documents, while its memory counts all the time. So children run without the cache
+ * (and the warm-up leaves pdf.js, which only they load, out of it).
  */
 export function childEnv(parent: NodeJS.ProcessEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...parent, ...extra };

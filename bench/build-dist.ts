@@ -3,7 +3,8 @@
  * production runs (the container's `quarry` bin) are plain Node on dist/, not tsx on the sources.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -33,11 +34,20 @@ export function buildDist(): Promise<void> {
   return building;
 }
 
+let compileCache: Promise<string> | null = null;
+
 /**
- * Fills Node's compile cache in `dir` from dist/ as the image build does, so processes started
- * with `NODE_COMPILE_CACHE=dir` start as the image's do. Build dist/ first.
+ * A compile cache filled from dist/ as the image build does (build dist/ first), once per process
+ * however often it is asked for: processes started with `NODE_COMPILE_CACHE` set to it start as
+ * the image's do. Removed when this process exits.
  * @throws Error when the warm-up fails (a module that does not import).
  */
-export async function fillCompileCache(dir: string): Promise<void> {
-  await promisify(execFile)(process.execPath, [WARM_COMPILE_CACHE], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: dir } });
+export function filledCompileCache(): Promise<string> {
+  compileCache ??= (async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-compile-cache-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    await promisify(execFile)(process.execPath, [WARM_COMPILE_CACHE], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: dir } });
+    return dir;
+  })();
+  return compileCache;
 }

@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { WORKER_NAMES } from '../workers/index.ts';
-import { buildDist, COMPILED_BIN, fillCompileCache, TSX_BIN } from './build-dist.ts';
+import { buildDist, COMPILED_BIN, filledCompileCache, TSX_BIN } from './build-dist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -100,7 +100,7 @@ async function stop(child: ChildProcess): Promise<void> {
 interface Env {
   redisUrl: string;
   dataDir: string;
-  /** The compile cache the `cached` mode reads (filled by warm-compile-cache.js). */
+  /** The compile cache the `cached` mode reads (filled as the image build fills it). */
   compileCacheDir: string;
 }
 
@@ -174,10 +174,8 @@ export async function coldStartBench(opts: { runs: number; build: boolean; log: 
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-coldstart-'));
   const redis = await startRedisServer({ dir: path.join(dir, 'redis') });
   try {
-    const env = { redisUrl: redis.url, dataDir: path.join(dir, 'data'), compileCacheDir: path.join(dir, 'compile-cache') };
+    const env = { redisUrl: redis.url, dataDir: path.join(dir, 'data'), compileCacheDir: await filledCompileCache() };
     const compiled = await measureMode('compiled', env, opts.runs, opts.log);
-    // As the image build does (infra/Dockerfile), before any cached start.
-    await fillCompileCache(env.compileCacheDir);
     const compiledWithCompileCache = await measureMode('cached', env, opts.runs, opts.log);
     const tsx = await measureMode('tsx', env, opts.runs, opts.log);
     return { compiled, compiledWithCompileCache, tsx, loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100 };

@@ -12,7 +12,7 @@ import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/runtime/ports.ts';
 import { groupResidentMb, latencyP50P95, parseChildren, residentMb, sumHwmMb, type ResidentMb } from './ingest-stats.ts';
-import { buildDist, COMPILED_BIN, fillCompileCache } from './build-dist.ts';
+import { buildDist, COMPILED_BIN, filledCompileCache } from './build-dist.ts';
 import { registerFiles } from './register-files.ts';
 
 /** At most this many files are dropped one by one for the latency figure: it stays bounded on any corpus. */
@@ -126,11 +126,6 @@ export function processTreeResident(pid: number): ResidentMb[] {
   return [residentMb(status), ...children.flatMap(processTreeResident)];
 }
 
-/** The peak RSS of a process and (recursively) its children, in MB: the sum of their peaks. */
-export function processTreeHwmMb(pid: number): number {
-  return sumHwmMb(processTreeResident(pid));
-}
-
 const STAGES = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
 
 /** How often the stage processes' memory is read while the corpus goes through them. */
@@ -147,7 +142,7 @@ function startStageProcess(stage: string, env: Record<string, string>): ChildPro
   return child;
 }
 
-/** Per stage, in MB: {@link processTreeHwmMb} and {@link groupResidentMb}'s figure, each the largest seen. */
+/** Per stage, in MB: {@link sumHwmMb} and {@link groupResidentMb} of its process tree, each the largest seen. */
 export interface StageMemory {
   rss: Record<string, number | null>;
   pod: Record<string, number | null>;
@@ -167,8 +162,7 @@ export interface StageMemory {
 export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<StageMemory> {
   await buildDist();
   // As in the image (infra/Dockerfile): the workers read the compile cache, their extraction children do not.
-  const compileCache = mkdtempSync(path.join(tmpdir(), 'quarry-bench-compile-cache-'));
-  await fillCompileCache(compileCache);
+  const compileCache = await filledCompileCache();
   const procs = STAGES.map((stage) => ({ stage, child: startStageProcess(stage, { ...env, NODE_COMPILE_CACHE: compileCache }) }));
   const linux = process.platform === 'linux';
   const peaks = new Map<string, number>();
@@ -211,6 +205,5 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
       ),
     );
     await ports.close();
-    rmSync(compileCache, { recursive: true, force: true });
   }
 }

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { processTreeHwmMb, processTreeResident } from '../../bench/ingest-latency.ts';
-import { groupResidentMb, residentMb } from '../../bench/ingest-stats.ts';
+import { processTreeResident } from '../../bench/ingest-latency.ts';
+import { groupResidentMb, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
+
+const processTreeHwmMb = (pid: number) => sumHwmMb(processTreeResident(pid));
 
 describe.skipIf(process.platform !== 'linux')('peak RSS of a process tree', () => {
   it('adds the peak of every child to its parent', async () => {

@@ -94,7 +94,7 @@ const RESULTS_DIR = path.resolve(import.meta.dirname, 'results');
 
 /**
  * Where a run's JSON goes unless `--out` says otherwise: `eval/results/<dataset>.json` for a
- * filings set, `eval/results/<dataset>-<split>.json` for BEIR — the file the README quotes. A run
+ * filings set, `eval/results/<dataset>-<split>.json` for BEIR — the file docs/evaluation.md quotes. A run
  * over part of the queries (`--limit-queries`) writes nothing, so it never overwrites a full
  * run's figures.
  */

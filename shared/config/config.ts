@@ -11,7 +11,7 @@ const bool = z
 
 /**
  * Every environment variable Quarry reads, in one place. `.env.example` documents each one;
- * the README's configuration table is generated from the same descriptions.
+ * docs/configuration.md lists the same variables with the same descriptions.
  */
 export const ConfigSchema = z.object({
   /** Redis for BullMQ, status records, locks and caches. @defaultValue redis://127.0.0.1:6379 */

@@ -195,7 +195,7 @@ function createFeatureCounts(): FeatureCounts {
  * v2 (stop words, no Latin character bigrams) over v1 (`quarry-hash-v1/…`, 2..4-grams of every
  * word): SciFact train nDCG@10 of vector search alone 0.391 → 0.493 at the same 512 dimensions.
  * Its `model` name differs, so no v1 vector is served from the embedding cache; vectors already
- * in a store are not rewritten — re-ingest (README "Evaluation", hash embedder v2).
+ * in a store are not rewritten — re-ingest (docs/evaluation.md, hash embedder v2).
  *
  * @throws PermanentError `INVALID_CONFIG` for a non-positive dimension or an empty n-gram range.
  */

@@ -1,5 +1,5 @@
 /**
- * The Llm port (ARCHITECTURE §2): chat messages in, text out. The embedded default is not an
+ * The Llm port (docs/architecture.md §2): chat messages in, text out. The embedded default is not an
  * Llm at all — planner and validator are rules and the answer is extractive
  * (`extractive-answer.ts`) — so code that can use a model takes `Llm | null`. Every adapter
  * passes `tests/contract/llm.contract.ts`.

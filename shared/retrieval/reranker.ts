@@ -1,5 +1,5 @@
 /**
- * The Reranker port (ARCHITECTURE §2): a query and candidate passages in, one relevance score
+ * The Reranker port (docs/architecture.md §2): a query and candidate passages in, one relevance score
  * per passage out. Adapters are made by factories next to this file (`createLexicalReranker`,
  * `createHttpReranker`); `createReranker` in `index.ts` picks one from config. Every adapter
  * passes `tests/contract/reranker.contract.ts`.

@@ -120,7 +120,7 @@ export interface MaintenanceReport {
 }
 
 /**
- * The vector-store port (seed 000 §3, ARCHITECTURE §2). Takes vectors, never text to embed.
+ * The vector-store port (seed 000 §3, docs/architecture.md §2). Takes vectors, never text to embed.
  * Every adapter passes `tests/contract/vector-store.contract.ts`.
  *
  * Errors: `RetryableError('STORE_UNAVAILABLE')` for what may pass (I/O, commit conflicts that

@@ -53,7 +53,7 @@ export interface LanceDbStoreOptions {
 /**
  * Refreshes run back to back while writes come in (none waits for them): what a search must scan
  * stays small, and queries asked while ingest runs stay fast. Spacing them (e.g. 2 s, a tenth of
- * the time) ingests faster into a large store but slows those queries several times over (README,
+ * the time) ingests faster into a large store but slows those queries several times over (docs/vector-stores.md,
  * *Index refresh in the background*): worth it for a bulk load nobody queries meanwhile.
  */
 export const DEFAULT_REFRESH_PACING: CoalescedRunPacing = { minIntervalMs: 0, maxShare: 1 };

@@ -72,7 +72,7 @@ function withBody(specs: CollectionSpec[], body: BodyTokenization): CollectionSp
  * @throws PermanentError `DIMENSION_MISMATCH` when the collections exist with another dimension.
  * @throws PermanentError `EMBEDDER_MISMATCH` when the Chunk collection records another embedder.
  * @throws PermanentError `STORE_REJECTED` listing every way an existing collection differs from
- *   what Quarry needs (such a collection has to be migrated: see README, `quarry reindex`).
+ *   what Quarry needs (such a collection has to be migrated: see docs/vector-stores.md, `quarry reindex`).
  */
 export async function ensureCollections(
   client: WeaviateClient,

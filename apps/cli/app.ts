@@ -1,11 +1,29 @@
 import { loadConfig, type Config } from '../../shared/config/config.ts';
 import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
 import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
-import { REDIS_MISSING_MESSAGE, redisAnswers } from './local-redis.ts';
+import { devStatePath, readDevState, redisUrlFor } from './dev-state.ts';
+import { REDIS_MISSING_MESSAGE, redisAnswers, redisServerAvailable } from './local-redis.ts';
 
-/** Config for this process, loaded once from the environment. */
-export function appConfig(): Config {
-  return loadConfig(process.env);
+/** Config plus where its Redis URL came from, for an error that says which one did not answer. */
+export type AppConfig = Config & { redisFrom?: string };
+
+/**
+ * Config for this process, loaded once from the environment. Without REDIS_URL, a command finds
+ * the Redis of a `quarry dev` running on the same data directory (see dev-state.ts).
+ */
+export function appConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const config = loadConfig(env);
+  const { url, from } = redisUrlFor(env, config.redisUrl, readDevState(config.dataDir));
+  const redisFrom = from === 'env' ? 'REDIS_URL' : from === 'dev' ? `the running quarry dev, ${devStatePath(config.dataDir)}` : 'the default REDIS_URL';
+  return { ...config, redisUrl: url, redisFrom };
+}
+
+/** Why no Redis answered, for a person: where the URL came from and what to do. */
+export function noRedisMessage(url: string, source: string, serverInstalled: boolean): string {
+  const advice = serverInstalled
+    ? 'Start Quarry with `npm run dev` (it starts a local Redis when none answers) and run this command from the same folder, or set REDIS_URL.'
+    : `Start one (e.g. \`npm run dev\` starts a local one), or set REDIS_URL.\n${REDIS_MISSING_MESSAGE}`;
+  return `no Redis answers at ${url} (from ${source}). ${advice}`;
 }
 
 export function cliLogger(config: Config): Logger {
@@ -13,10 +31,8 @@ export function cliLogger(config: Config): Logger {
 }
 
 /** Ports for a one-shot command; fails with a clear message when Redis is not there. */
-export async function openPorts(config: Config): Promise<Ports & { close(): Promise<void> }> {
-  if (!(await redisAnswers(config.redisUrl))) {
-    throw new Error(`no Redis answers at ${config.redisUrl}. Start one (e.g. \`npm run dev\` starts a local one), or set REDIS_URL.\n${REDIS_MISSING_MESSAGE}`);
-  }
+export async function openPorts(config: AppConfig): Promise<Ports & { close(): Promise<void> }> {
+  if (!(await redisAnswers(config.redisUrl))) throw new Error(noRedisMessage(config.redisUrl, config.redisFrom ?? 'REDIS_URL', redisServerAvailable()));
   return createPorts(config);
 }
 

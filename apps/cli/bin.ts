@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { groupsFor } from './command-table.ts';
+import { groupFor, registerSummaries } from './command-table.ts';
 import { nodeVersionProblem } from './node-version.ts';
 import { quietLanceDbLogs } from '../../shared/store/lancedb/lance-logs.ts';
 
@@ -13,8 +13,9 @@ quietLanceDbLogs();
 
 const program = new Command('quarry').description('PDFs in a folder → searchable, cited chunks').showHelpAfterError();
 // Only the named command's module is imported (see command-table.ts): start-up cost of a worker
-// process is what a scale-up waits for.
-const registers = await Promise.all(groupsFor(process.argv.slice(2)).map((g) => g.load()));
-for (const register of registers) register(program);
+// process is what a scale-up waits for, and help needs none of them.
+const group = groupFor(process.argv.slice(2));
+if (group) (await group.load())(program);
+else registerSummaries(program);
 
 await program.parseAsync(process.argv);

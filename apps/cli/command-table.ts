@@ -2,10 +2,12 @@
  * The `quarry` command groups, each loaded only when asked for. A command module imports what its
  * commands run (the gateway and Fastify, the MCP SDK, the agent's LangGraph, the watcher…), so
  * registering every command up front made `quarry workers start --only chunk` load all of it
- * before it could start one worker. `groupsFor` picks the one group the command line names; help,
- * an empty command line or an unknown command load them all so commander can list and suggest.
+ * before it could start one worker. `groupFor` picks the one group the command line names; help,
+ * an empty command line or an unknown command load none: commander lists and suggests from the
+ * summaries (command-summaries.ts), which is what lets `--help` answer at once.
  */
 import type { Command } from 'commander';
+import { COMMAND_SUMMARIES, commandSpec, type CommandName } from './command-summaries.ts';
 
 /** Registers a group's commands on the program. */
 export type Register = (program: Command) => void;
@@ -13,7 +15,7 @@ export type Register = (program: Command) => void;
 /** One or more top-level commands and the module(s) that define them. */
 export interface CommandGroup {
   /** The top-level command names this group registers. */
-  names: readonly string[];
+  names: readonly CommandName[];
   /** Imports the group's module(s); resolves with what registers its commands. */
   load: () => Promise<Register>;
 }
@@ -44,12 +46,17 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
 ];
 
 /**
- * The groups to load for a command line (`process.argv.slice(2)`): the group of its first word
- * when that word is a known command, every group otherwise (no command, an option such as
- * `--help` or `--version` first, `help`, a typo commander should answer with a suggestion).
+ * The group to load for a command line (`process.argv.slice(2)`): the group of its first word when
+ * that word is a known command (or of the second, after `help`), else none: no command, an option
+ * such as `--help` first, a typo commander should answer with a suggestion.
  */
-export function groupsFor(args: readonly string[], groups: readonly CommandGroup[] = COMMAND_GROUPS): readonly CommandGroup[] {
-  const first = args[0];
-  const named = first === undefined || first.startsWith('-') ? undefined : groups.find((g) => g.names.includes(first));
-  return named ? [named] : groups;
+export function groupFor(args: readonly string[], groups: readonly CommandGroup[] = COMMAND_GROUPS): CommandGroup | null {
+  const first = args[0] === 'help' ? args[1] : args[0];
+  if (first === undefined || first.startsWith('-')) return null;
+  return groups.find((g) => (g.names as readonly string[]).includes(first)) ?? null;
+}
+
+/** Registers every top-level command by its summary alone (no module loaded): enough to list them, or to suggest one. */
+export function registerSummaries(program: Command): void {
+  for (const name of Object.keys(COMMAND_SUMMARIES) as CommandName[]) program.command(commandSpec(name)).description(COMMAND_SUMMARIES[name].description);
 }

@@ -11,6 +11,7 @@ export function nodeVersionProblem(version: string): string | null {
   if (Number.isInteger(major) && major >= MIN_NODE_MAJOR) return null;
   return (
     `Node.js ${version} is too old: Quarry needs Node.js ${MIN_NODE_MAJOR} or newer (its embedded store, LanceDB 0.39, supports nothing older). ` +
-    `On Linux x64 \`npm ci\` installs Node ${MIN_NODE_MAJOR} into node_modules/.bin: run Quarry through npm (\`npm run quarry -- <args>\`, \`npx quarry <args>\`) to use it, or install Node.js ${MIN_NODE_MAJOR}.`
+    `On Linux x64 \`npm ci\` installs Node ${MIN_NODE_MAJOR} into the checkout's node_modules/.bin, which \`npm run quarry -- <args>\` and \`node apps/cli/quarry.mjs <args>\` use by themselves; ` +
+    `elsewhere install Node.js ${MIN_NODE_MAJOR} or newer.`
   );
 }

@@ -134,23 +134,3 @@ export async function startService(
     },
   };
 }
-
-/** Stops the service on SIGTERM/SIGINT (a second signal exits at once). */
-export function stopOnSignals(service: { stop(): Promise<void> }, log: Logger, after?: () => Promise<void>): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    log.info('shutting down', { signal });
-    void service
-      .stop()
-      .then(() => after?.())
-      .then(() => process.exit(0))
-      .catch((err: unknown) => {
-        log.error('shutdown failed', { error: String(err) });
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-}

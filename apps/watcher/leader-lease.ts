@@ -16,6 +16,9 @@ const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
 /** Releases the lease only if we still hold it. */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
+/** What one attempt to take or keep the lease found. */
+type AttemptOutcome = 'leading' | 'held-elsewhere' | 'redis-unreachable' | 'start-failed';
+
 export interface LeaderLeaseOptions {
   redis: Redis;
   key: string;
@@ -49,21 +52,52 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
   const become = async (now: boolean) => {
     if (now === leader) return;
     leader = now;
-    opts.log.info(now ? 'leader lease acquired' : 'leader lease lost', { key: opts.key });
-    await (now ? opts.onAcquire() : opts.onLose());
+    if (now) {
+      await opts.onAcquire();
+      opts.log.info('leader lease acquired', { key: opts.key });
+    } else {
+      opts.log.info('leader lease lost', { key: opts.key });
+      await opts.onLose();
+    }
+  };
+
+  /** Lets go of a lease this process took but could not act on, so it is not held by nobody. */
+  const release = () => opts.redis.eval(RELEASE, 1, opts.key, id).catch(() => undefined);
+
+  /** What the last attempt found, said once per change rather than on every retry. */
+  let lastOutcome: AttemptOutcome | null = null;
+  const report = (outcome: AttemptOutcome, error?: unknown) => {
+    if (outcome === lastOutcome) return;
+    lastOutcome = outcome;
+    if (outcome === 'held-elsewhere') opts.log.info('leader lease held by another process: standing by', { key: opts.key, retryMs: renewMs });
+    if (outcome === 'redis-unreachable') opts.log.warn('leader lease check failed: Redis did not answer; standing by until it does', { key: opts.key, retryMs: renewMs, error: String(error) });
+    if (outcome === 'start-failed') opts.log.error('could not start as leader: lease released, trying again', { key: opts.key, retryMs: renewMs, error: String(error) });
   };
 
   const attempt = async () => {
+    let held: boolean;
     try {
-      const held = leader
+      held = leader
         ? Number(await opts.redis.eval(RENEW, 1, opts.key, id, String(ttlMs))) === 1
         : (await opts.redis.set(opts.key, id, 'PX', ttlMs, 'NX')) === 'OK';
-      await become(held);
     } catch (err) {
       // Redis unreachable: we cannot prove we still hold it, so stop acting as the leader.
-      opts.log.warn('leader lease check failed', { key: opts.key, error: String(err) });
+      report('redis-unreachable', err);
       await become(false);
+      return;
     }
+    try {
+      await become(held);
+    } catch (err) {
+      // The lease is ours but what the leader runs did not start (say, a missing folder): step
+      // down, undo what did start, and let go, so the next attempt (here or elsewhere) starts clean.
+      report('start-failed', err);
+      leader = false;
+      await Promise.resolve(opts.onLose()).catch(() => undefined);
+      await release();
+      return;
+    }
+    report(held ? 'leading' : 'held-elsewhere');
   };
 
   const schedule = () => {
@@ -75,8 +109,6 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
 
   running = attempt();
   await running;
-  // Say why nothing is being watched yet (a crashed holder's lease lapses after ttlMs).
-  if (!leader) opts.log.info('leader lease held by another process: standing by', { key: opts.key, retryMs: renewMs });
   schedule();
 
   return {
@@ -89,7 +121,7 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
         // Step down before letting go: another process may take the lease the moment it is
         // released, and must not find this one still acting as the leader.
         await become(false);
-        await opts.redis.eval(RELEASE, 1, opts.key, id).catch(() => undefined);
+        await release();
       }
     },
   };

@@ -52,6 +52,10 @@ if (process.send) {
   });
   // The parent going away (killed, crashed) closes the channel: nothing is left to answer to.
   process.on('disconnect', () => process.exit(0));
+  // A terminal's Ctrl-C signals the whole foreground process group, this child included: the
+  // parent decides when it ends (it lets running extractions finish within its grace period),
+  // so the interrupt must not fail the document being read.
+  process.on('SIGINT', () => undefined);
   // pdf.js is loaded before the child says it is ready (~0.5–1 s): a pool started ahead of its
   // first job (warm) then hands that job a child that parses at once.
   void getResolvedPDFJS().then(

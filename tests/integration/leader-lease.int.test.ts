@@ -63,4 +63,42 @@ describe.skipIf(!REDIS_AVAILABLE)('watcher leader lease', () => {
     await until('b to lead after the ttl', () => b.isLeader(), 3000);
     await b.stop();
   });
+
+  it('a leader whose work fails to start says so, lets go of the lease, and tries again; never "held by another process"', async () => {
+    const lines: string[] = [];
+    const capturing = createLogger('info', {}, (line) => lines.push(line));
+    let failures = 2;
+    const events: string[] = [];
+    const lease = await startLeaderLease({
+      redis: client,
+      key: 't:lease4',
+      log: capturing,
+      ttlMs: 10_000,
+      renewMs: 50,
+      onAcquire: () => {
+        if (failures-- > 0) throw new Error('ENOENT: no such file or directory, lstat inbox');
+        events.push('+');
+      },
+      onLose: () => void events.push('-'),
+    });
+    // Released at once (not left for its 10 s ttl), so a later attempt takes it and starts.
+    await until('the third attempt to lead', () => lease.isLeader());
+    expect(events.at(-1)).toBe('+');
+    const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toContain('could not start as leader: lease released, trying again');
+    expect(messages.filter((m) => m.startsWith('could not start'))).toHaveLength(1);
+    expect(messages.some((m) => m.includes('held by another process'))).toBe(false);
+    await lease.stop();
+    expect(await client.get('t:lease4')).toBeNull();
+  });
+
+  it('standing by is said when another process holds the lease', async () => {
+    const lines: string[] = [];
+    await client.set('t:lease5', 'another-process', 'PX', 10_000);
+    const lease = await startLeaderLease({ redis: client, key: 't:lease5', log: createLogger('info', {}, (line) => lines.push(line)), onAcquire: () => undefined, onLose: () => undefined });
+    expect(lease.isLeader()).toBe(false);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain('leader lease held by another process: standing by');
+    await lease.stop();
+    await client.del('t:lease5');
+  });
 });

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -5,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDevState } from '../../apps/cli/dev-state.ts';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { ALL_WORKERS } from '../../workers/index.ts';
@@ -16,6 +19,14 @@ const bin = path.join(root, 'apps/cli/quarry.mjs');
 const DOCS = ['parental-leave-policy-2025', 'data-retention-policy'];
 const LEAVE = docIdForSource('dir:parental-leave-policy-2025.pdf');
 const TOOLS = ['ask', 'get_chunk', 'get_document', 'list_documents', 'search'];
+
+/**
+ * What the README's client config's `"command": "node"` finds on a machine whose own Node is older
+ * than Quarry's (Debian's is 20), or the test's own Node where the machine has no older one.
+ */
+const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find(
+  (p) => existsSync(p) && p !== process.execPath && Number(execFileSync(p, ['-p', 'process.versions.node']).toString().split('.')[0]) < 22,
+);
 
 /** A tool call's structured result; fails the test on a tool error, with its text. */
 async function call<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
@@ -192,5 +203,25 @@ describe.skipIf(!REDIS_AVAILABLE)('MCP server: the SDK client over streamable HT
     }
     expect(transportErrors).toEqual([]);
     expect(stderr.join('')).toMatch(/mcp server on stdio/);
+  }, 90_000);
+
+  it("the README's client config as written: `node` (however old) and the data directory of a running dev, no REDIS_URL", async (ctx) => {
+    if (!OLD_NODE) console.warn("no Node older than 22 on this machine: the README's MCP config is run with the test's own Node");
+    const { config } = ws;
+    // What `quarry dev` writes while it runs; this process plays the running dev.
+    const forget = writeDevState(config.dataDir, { pid: process.pid, redisUrl: config.redisUrl, redisStarted: false, gatewayUrl: base, startedAt: new Date().toISOString() });
+    ctx.onTestFinished(forget);
+    const { REDIS_URL: _unset, ...inherited } = process.env as Record<string, string>;
+    const env = { ...inherited, QUARRY_DATA_DIR: config.dataDir, QUARRY_PREFIX: config.prefix, LOG_LEVEL: 'warn', ...storeOverride };
+    const transport = new StdioClientTransport({ command: OLD_NODE ?? process.execPath, args: [bin, 'mcp'], env, cwd: root, stderr: 'pipe' });
+    const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+      const listed = await call<{ documents: { docId: string }[] }>(client, 'list_documents', {});
+      expect(listed.documents.map((d) => d.docId).sort()).toEqual(DOCS.map((d) => docIdForSource(`dir:${d}.pdf`)).sort());
+    } finally {
+      await client.close();
+    }
   }, 90_000);
 });

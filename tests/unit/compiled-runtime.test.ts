@@ -10,7 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_GROUPS, groupsFor } from '../../apps/cli/command-table.ts';
+import { COMMAND_GROUPS, groupFor, registerSummaries } from '../../apps/cli/command-table.ts';
+import { COMMAND_SUMMARIES } from '../../apps/cli/command-summaries.ts';
 import { median, perWorkerLayout } from '../../bench/coldstart.ts';
 import { packageRoot } from '../../shared/config/package-root.ts';
 import { childEntryPath, childEnv, childExecArgv, needsTsLoader } from '../../shared/pdf/child-bootstrap.ts';
@@ -47,11 +48,28 @@ describe('CLI command groups', () => {
     }
   }, 60_000);
 
-  it('loads only the named group, and every group for help or an unknown command', () => {
-    expect(groupsFor(['workers', 'start', '--only', 'chunk']).map((g) => g.names)).toEqual([['dev', 'workers', 'gateway', 'watch']]);
-    expect(groupsFor(['mcp']).map((g) => g.names)).toEqual([['mcp']]);
-    for (const args of [[], ['--help'], ['help'], ['wrokers']]) expect(groupsFor(args)).toBe(COMMAND_GROUPS);
+  it('loads only the named group (also after `help`), and none for help or an unknown command', () => {
+    expect(groupFor(['workers', 'start', '--only', 'chunk'])?.names).toEqual(['dev', 'workers', 'gateway', 'watch']);
+    expect(groupFor(['mcp'])?.names).toEqual(['mcp']);
+    expect(groupFor(['help', 'ingest'])?.names).toEqual(['ingest']);
+    for (const args of [[], ['--help'], ['help'], ['wrokers']]) expect(groupFor(args)).toBeNull();
   });
+
+  it('the summaries name every command of every group, with the description its module registers', async () => {
+    const grouped = COMMAND_GROUPS.flatMap((g) => g.names).sort();
+    expect(Object.keys(COMMAND_SUMMARIES).sort()).toEqual(grouped);
+    const summaries = new Command('quarry');
+    registerSummaries(summaries);
+    for (const group of COMMAND_GROUPS) {
+      const program = new Command('quarry');
+      (await group.load())(program);
+      for (const cmd of program.commands) {
+        const summary = summaries.commands.find((c) => c.name() === cmd.name());
+        expect(summary?.description(), cmd.name()).toBe(cmd.description());
+        expect(summary?.registeredArguments.map((a) => a.name()), cmd.name()).toEqual(cmd.registeredArguments.map((a) => a.name()));
+      }
+    }
+  }, 60_000);
 });
 
 describe('lazy vector store', () => {

@@ -3,7 +3,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
 import { MIN_NODE_MAJOR, nodeVersionProblem } from '../../apps/cli/node-version.ts';
+import { bundledNode, MIN_NODE_MAJOR as SHIM_MIN_NODE_MAJOR } from '../../apps/cli/newer-node.mjs';
+import { tempDirs } from '../helpers/temp-dirs.ts';
+
+const emptyDir = tempDirs('quarry-nonode-');
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -27,18 +32,33 @@ describe('nodeVersionProblem', () => {
   });
 });
 
-// The machine's own Node when it is older than Quarry's (Debian's is 20): the CLI says why it stops.
+describe('the plain-JavaScript entry shim', () => {
+  it('asks for the same Node.js major as the CLI', () => {
+    expect(SHIM_MIN_NODE_MAJOR).toBe(MIN_NODE_MAJOR);
+  });
+
+  it("finds the checkout's bundled Node, and none where npm ci put none", () => {
+    expect(bundledNode(pathToFileURL(`${root}/`))).toBe(path.join(root, 'node_modules/.bin/node'));
+    expect(bundledNode(pathToFileURL(`${emptyDir()}/`))).toBeNull();
+  });
+});
+
+// The machine's own Node when it is older than Quarry's (Debian's is 20): what an MCP client's
+// `"command": "node"` starts. The CLI runs itself again on the checkout's Node 22.
 const SYSTEM_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => existsSync(p) && p !== process.execPath);
 describe('quarry on an old Node', () => {
-  it('stops with the reason, before any command runs', async (ctx) => {
+  it("runs on the checkout's Node 22 instead, with the same arguments and exit status", async (ctx) => {
     if (!SYSTEM_NODE) return ctx.skip('no second Node.js on this machine to run the CLI with');
     const { stdout } = await promisify(execFile)(SYSTEM_NODE, ['-p', 'process.versions.node']);
     if (Number(stdout.split('.')[0]) >= MIN_NODE_MAJOR) return ctx.skip(`the machine's Node.js is ${stdout.trim()}, not older than ${MIN_NODE_MAJOR}`);
-    const failed = await promisify(execFile)(SYSTEM_NODE, [path.join(root, 'apps/cli/quarry.mjs'), 'status'], { cwd: root, timeout: 30_000 }).then(
+    const help = await promisify(execFile)(SYSTEM_NODE, [path.join(root, 'apps/cli/quarry.mjs'), '--help'], { cwd: root, timeout: 30_000 });
+    expect(help.stdout).toContain('Usage: quarry');
+    expect(help.stdout).toContain('mcp');
+    const failed = await promisify(execFile)(SYSTEM_NODE, [path.join(root, 'apps/cli/quarry.mjs'), 'no-such-command'], { cwd: root, timeout: 30_000 }).then(
       () => null,
       (e: { code: number; stderr: string }) => e,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain(`quarry: Node.js v${stdout.trim()} is too old`);
+    expect(failed?.stderr).toContain("unknown command 'no-such-command'");
   });
 });

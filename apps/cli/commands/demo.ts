@@ -14,9 +14,12 @@ import { startLocalWatcher } from '../../watcher/local-watcher.ts';
 import { formatStatuses } from '../format.ts';
 import { formatAnswer } from './query.ts';
 import { ensureRedis } from '../local-redis.ts';
-import { startService } from '../service.ts';
+import { startService, type Service } from '../service.ts';
+import { stopOnSignals } from '../signals.ts';
+import { createLogger } from '../../../shared/telemetry/logger.ts';
 import { waitForSettled } from '../wait.ts';
 import { formatHit, hybridSearch } from './search.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 
 /** The same question now and as of a date when the superseded policy was in force. */
@@ -47,7 +50,7 @@ export async function clearPrefix(redis: Redis, prefix: string): Promise<number>
 export function demoCommand(program: Command): void {
   program
     .command('demo')
-    .description('ingest examples/docs through the queues on the embedded defaults, then run sample searches and ask the agent')
+    .description(describeCommand('demo'))
     .option('--timeout <seconds>', 'how long to wait for ingestion', '300')
     .action(async (o: { timeout: string }) => {
       // The demo keeps to its own prefix, data directory and corpus, and starts clean every time;
@@ -63,12 +66,19 @@ export function demoCommand(program: Command): void {
       });
       const out = (s: string) => process.stdout.write(`${s}\n`);
       let stopRedis: (() => Promise<void>) | undefined;
+      let service: Service | undefined;
+      // Interrupted (Ctrl-C, a supervisor's SIGTERM): stop the workers, then a Redis it started.
+      stopOnSignals({ stop: async () => void (await service?.stop()) }, createLogger(config.logLevel, { service: 'quarry-demo' }), {
+        exitCode: 130,
+        deadlineMs: config.worker.shutdownGraceMs + 15_000,
+        after: async () => stopRedis?.(),
+      });
       try {
         const redis = await ensureRedis(config.redisUrl, path.join(repoRoot, '.quarry/redis'));
         stopRedis = redis.started?.stop;
         out(redis.started ? `Started a private redis-server at ${redis.url}.` : `Using Redis at ${redis.url}.`);
         await rm(config.dataDir, { recursive: true, force: true });
-        const service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(INGEST_WORKERS), watch: false });
+        service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(INGEST_WORKERS), watch: false });
         try {
           await clearPrefix(service.ports.redis, config.prefix);
           const started = Date.now();

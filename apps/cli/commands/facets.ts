@@ -5,6 +5,7 @@ import { FACET_NAMES, FacetName, type FacetValueVector } from '../../../shared/s
 import { facetRebuildWorker } from '../../../workers/facet-rebuild/facet-rebuild.worker.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { cliLogger, withPorts } from '../app.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 type RebuildResult = ReturnType<typeof facetRebuildQueue.result.parse>;
 
@@ -63,7 +64,7 @@ export function formatWeights(weights: FacetWeights): string {
 
 /** `quarry facets rebuild-vectors` and `quarry facets show`. */
 export function facetsCommands(program: Command): void {
-  const facets = program.command('facets').description('facet-value vectors: the soft metadata priors of ranking');
+  const facets = program.command('facets').description(describeCommand('facets'));
 
   facets
     .command('rebuild-vectors')

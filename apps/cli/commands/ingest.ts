@@ -6,6 +6,7 @@ import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { parseMeta } from '../../watcher/metadata.ts';
 import { registerFile } from '../../watcher/register-source.ts';
 import { cliLogger, withPorts } from '../app.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 /** Source key of a file registered by hand: its path relative to the working directory. */
 export function cliSourceKey(file: string): string {
@@ -15,7 +16,7 @@ export function cliSourceKey(file: string): string {
 const REPLAYABLE = STAGE_NAMES.filter((s) => s !== 'delete');
 
 export function ingestCommands(program: Command): void {
-  const ingest = program.command('ingest').description('register sources and replay single stages');
+  const ingest = program.command('ingest').description(describeCommand('ingest'));
 
   ingest
     .command('register-source')

@@ -6,11 +6,12 @@ import { withPorts } from '../app.ts';
 import { formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';
 import { cliSourceKey } from './ingest.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 export function jobsCommands(program: Command): void {
   program
     .command('jobs')
-    .description('batch operations')
+    .description(describeCommand('jobs'))
     .command('run <manifest>')
     .description('register every PDF of a JSONL manifest ({"path", doc_type, jurisdiction, lang, valid_from, valid_to, …} a line)')
     .option('--wait', 'wait until every document is indexed or failed, with progress')

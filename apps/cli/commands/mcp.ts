@@ -9,6 +9,7 @@ import { startWorkers, type WorkerGroup } from '../../../workers/runtime/start-w
 import { createMcpDeps } from '../../mcp/deps.ts';
 import { createMcpServer } from '../../mcp/server.ts';
 import { appConfig, cliLogger, openPorts, reportFailure } from '../app.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 /**
  * Serves MCP on stdin/stdout until stdin ends or a signal arrives. stdout carries JSON-RPC only:
@@ -60,7 +61,7 @@ async function serveStdio(o: { agent?: boolean; askTimeout?: string }): Promise<
 export function mcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('Model Context Protocol server on stdio: tools search, ask, get_document, get_chunk, list_documents')
+    .description(describeCommand('mcp'))
     .option('--agent', 'also run an agent worker in this process (otherwise `ask` needs `quarry dev` or agent workers running)')
     .option('--ask-timeout <ms>', 'how long `ask` waits for an answer (default: QUERY_TIMEOUT_MS)')
     .action(async (o: { agent?: boolean; askTimeout?: string }) => {

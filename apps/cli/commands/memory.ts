@@ -4,6 +4,7 @@ import type { ChunkStatsView } from '../../../shared/memory/memory-store.ts';
 import { memoryDecayWorker } from '../../../workers/memory-decay/memory-decay.worker.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { cliLogger, withPorts } from '../app.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 /**
  * `--now` as a time.
@@ -42,7 +43,7 @@ export function formatChunkStats(view: ChunkStatsView, now: Date, halfLifeMs: nu
 
 /** `quarry memory decay` and `quarry memory show`. */
 export function memoryCommands(program: Command): void {
-  const memory = program.command('memory').description('per-chunk memory from validated answers (ChunkStats)');
+  const memory = program.command('memory').description(describeCommand('memory'));
 
   memory
     .command('decay')

@@ -6,6 +6,7 @@ import { IsoDate } from '../../../shared/domain/document.ts';
 import { agentWorker } from '../../../workers/agent/agent.worker.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { cliLogger, withPorts } from '../app.ts';
+import { commandSpec, describeCommand } from '../command-summaries.ts';
 
 /** An answer for a person: the text, then each citation with its section path, pages and validity. */
 export function formatAnswer(a: AgentAnswer): string {
@@ -21,8 +22,8 @@ export function formatAnswer(a: AgentAnswer): string {
 
 export function queryCommand(program: Command): void {
   program
-    .command('query <question>')
-    .description('ask a question through the agent, in this process; prints the answer with citations')
+    .command(commandSpec('query'))
+    .description(describeCommand('query'))
     .option('--as-of <date>', 'answer as of this date (YYYY-MM-DD)')
     .option('--alpha <a>', 'force the hybrid weight (0 keyword … 1 vector)')
     .option('--json', 'the answer as JSON')

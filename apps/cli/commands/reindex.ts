@@ -15,6 +15,7 @@ import { createVectorStore, type VectorStore } from '../../../shared/store/index
 import { upsertStage } from '../../../workers/upsert/upsert.stage.ts';
 import type { Ports } from '../../../workers/runtime/ports.ts';
 import { withPorts } from '../app.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 export interface ReindexResult {
   documents: number;
@@ -87,7 +88,7 @@ export function targetSettings(env: NodeJS.ProcessEnv, to: string, dataDir: stri
 export function reindexCommand(program: Command): void {
   program
     .command('reindex')
-    .description('copy the index into another vector store from stored artifacts (no re-extraction, no re-embedding)')
+    .description(describeCommand('reindex'))
     .requiredOption('--to <store>', 'lancedb or weaviate (WEAVIATE_* variables apply)')
     .option('--data-dir <dir>', 'for --to lancedb: the QUARRY_DATA_DIR of the target')
     .action(async (o: { to: string; dataDir?: string }) => {

@@ -6,6 +6,7 @@ import { createDocumentDirectory } from '../../../shared/agent/document-director
 import { scaledAlphas, type DirectoryEntry } from '../../../shared/retrieval/index.ts';
 import { routedHybrid } from '../../../shared/retrieval/routed-search.ts';
 import { withPorts } from '../app.ts';
+import { commandSpec, describeCommand } from '../command-summaries.ts';
 
 /**
  * Embeds the query and runs one hybrid search: the raw retrieval, before any agent logic. With
@@ -59,8 +60,8 @@ export function filtersOf(o: FilterOptions): SearchFilters | undefined {
 
 export function searchCommand(program: Command): void {
   program
-    .command('search <text>')
-    .description('hybrid search over indexed chunks (keyword + vector, relative-score fusion)')
+    .command(commandSpec('search'))
+    .description(describeCommand('search'))
     .option('--alpha <a>', '0 = keyword only, 1 = vector only (default: 0.5 × HYBRID_ALPHA_SCALE)')
     .option('--limit <n>', 'hits', '5')
     .option('--json')

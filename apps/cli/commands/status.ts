@@ -3,11 +3,12 @@ import { INGEST_QUEUES } from '../../../queues/ingest.queues.ts';
 import { withPorts } from '../app.ts';
 import { formatQueueCounts, formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 export function statusCommand(program: Command): void {
   program
     .command('status')
-    .description('queue counts per stage, each document’s state, failures with reasons')
+    .description(describeCommand('status'))
     .option('--doc-id <id>', 'one document, in full')
     .option('--wait', 'redraw with progress bars until every document has settled')
     .option('--timeout <seconds>', 'how long --wait waits', '600')

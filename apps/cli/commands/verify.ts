@@ -14,6 +14,7 @@ import { EnrichedArtifact } from '../../../shared/domain/index.ts';
 import { PermanentError } from '../../../shared/errors.ts';
 import type { Ports } from '../../../workers/runtime/ports.ts';
 import { withPorts } from '../app.ts';
+import { describeCommand } from '../command-summaries.ts';
 
 type SanityPorts = Pick<Ports, 'status' | 'store' | 'artifacts' | 'embedder'>;
 
@@ -67,7 +68,7 @@ export async function verifySanity(ports: SanityPorts, docId: string): Promise<S
 
 /** `quarry verify sanity --doc-id <id>`: one line per probe, exit code 1 when any failed. */
 export function verifyCommands(program: Command): void {
-  const verify = program.command('verify').description('check that the store answers correctly for a document');
+  const verify = program.command('verify').description(describeCommand('verify'));
   verify
     .command('sanity')
     .description('probe queries for one document: counts, title search, time clamp, aggregate, entity filter')

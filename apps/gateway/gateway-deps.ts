@@ -78,6 +78,7 @@ export function gatewayDeps(
     redis,
     eventsConnection,
     connectionLog,
+    log,
     prefix: config.prefix,
     queues,
     status,

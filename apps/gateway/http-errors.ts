@@ -1,10 +1,11 @@
 import { describeError } from '../../shared/errors.ts';
 import { isRedisUnavailable } from './request-redis.ts';
 
-/** Quarry error codes → HTTP status, in one table (ARCHITECTURE §6). Unlisted codes are 500. */
+/** Quarry error codes → HTTP status, in one table (docs/architecture.md §6). Unlisted codes are 500. */
 export const HTTP_STATUS: Readonly<Record<string, number>> = {
   INVALID_PAYLOAD: 400,
   INVALID_METADATA: 400,
+  NOT_A_PDF: 400,
   NOT_FOUND: 404,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -46,4 +47,23 @@ export function toHttp(err: unknown): { status: number; body: { error: { code: s
   const status = HTTP_STATUS[code] ?? 500;
   // Internal messages may name files or hosts: a 500 says only that it failed.
   return { status, body: { error: { code, message: status === 500 ? 'internal error' : message } } };
+}
+
+/**
+ * What a log line says of the cause of a 500: the error's name, code, message and stack (and its
+ * own cause's name and message), or the code and run id of a failure that is no Error (a failed
+ * agent run). Never the request: its body may hold a question or a document.
+ */
+export function failureFields(cause: unknown): Record<string, unknown> {
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    const inner = cause.cause instanceof Error ? { cause: { name: cause.cause.name, message: cause.cause.message } } : {};
+    return { error: { name: cause.name, ...(typeof code === 'string' ? { code } : {}), message: cause.message, stack: cause.stack, ...inner } };
+  }
+  if (typeof cause === 'object' && cause !== null) {
+    const { code, runId } = cause as { code?: unknown; runId?: unknown };
+    if (typeof code === 'string') return { error: { code, ...(typeof runId === 'string' ? { runId } : {}) } };
+  }
+  // A 500 no handler explained (a plugin's own error handler answered it).
+  return { error: { code: 'UNKNOWN' } };
 }

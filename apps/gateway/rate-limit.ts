@@ -5,8 +5,12 @@ import type { Redis } from 'ioredis';
 import { requestKey } from './auth.ts';
 import { HttpError } from './http-errors.ts';
 
-/** Routes never limited: probes and scrapes must answer whatever a caller does. */
-export const RATE_LIMIT_EXEMPT: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Routes never limited: probes and scrapes must answer whatever a caller does, and `/v1/whoami`
+ * (which reads nothing but the key) lets the web app start while Redis, where counts live, is down.
+ * The web app's static files are not limited either: they are registered before the limiter.
+ */
+export const RATE_LIMIT_EXEMPT: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', '/v1/whoami']);
 
 /**
  * Who a request counts against: a hash of its API key (the key itself never reaches Redis), or

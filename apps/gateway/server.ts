@@ -5,7 +5,7 @@ import { QueueEvents } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
-import { HttpError, toHttp } from './http-errors.ts';
+import { failureFields, HttpError, toHttp } from './http-errors.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { whenReady, withDeadline } from './request-redis.ts';
 import { watchConnection } from '../../shared/redis/connection-log.ts';
@@ -26,6 +26,8 @@ export type { GatewayDeps, GatewayOptions } from './types.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     role: Role;
+    /** Why the request is answered 500, for its log line (an error, or a failed run's code). */
+    failure: unknown;
   }
   interface FastifyContextConfig {
     /** The role a route needs; routes without one are public (health, docs). */
@@ -55,6 +57,7 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   // on routes are for the OpenAPI document only.
   app.setValidatorCompiler(() => () => true);
   app.decorateRequest('role', 'query');
+  app.decorateRequest('failure', null);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Quarry', version: '0.1.0', description: 'Ask questions of a bucket of PDFs; answers cite document, section and pages.' },
@@ -68,7 +71,7 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
     const role = req.routeOptions.config.role;
     if (role) req.role = authorise(opts.keys, requestKey(req), role);
   });
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
     const fastifyErr = err as { statusCode?: number; code?: string; message: string };
     if (fastifyErr.statusCode && fastifyErr.statusCode < 500 && fastifyErr.code?.startsWith('FST_')) {
       const code = fastifyErr.statusCode === 413 ? 'TOO_LARGE' : 'INVALID_PAYLOAD';
@@ -78,12 +81,23 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
     // A failure while the request client is disconnected is the outage, whatever the error says.
     if (status === 500 && deps.redis.status !== 'ready') ({ status, body } = toHttp(new HttpError(503, 'REDIS_UNAVAILABLE', 'Redis is unavailable: try again shortly')));
     if (status === 503) reply.header('retry-after', String(REDIS_RETRY_AFTER_S));
+    // A route may have said why first (a failed run's code): that is the better cause.
+    if (status === 500) req.failure ??= err;
     return reply.status(status).send(body);
+  });
+  // The client is told only "internal error": the log is where the cause goes, once per response,
+  // whoever answered it (a route, the error handler, a plugin's own handler).
+  app.addHook('onResponse', async (req, reply) => {
+    if (reply.statusCode !== 500) return;
+    deps.log.error('request failed', { method: req.method, route: req.routeOptions.url ?? null, status: 500, reqId: req.id, ...failureFields(req.failure) });
   });
   app.setNotFoundHandler((req, reply) => {
     const { status, body } = toHttp(new HttpError(404, 'NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`));
     return reply.status(status).send(body);
   });
+  // The web app's static files come before the limiter, which only counts routes registered after
+  // it: they hold no data, and counting them in Redis made an outage take the app itself down.
+  await webRoutes(app);
   if (opts.rateLimitPerMin) await registerRateLimit(app, { redis: deps.redis, prefix: deps.prefix, perMinute: opts.rateLimitPerMin });
 
   const events = new QueueEvents(agentRunQueue.name, { connection: deps.eventsConnection, prefix: deps.prefix });
@@ -97,6 +111,10 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  // Reads nothing but the key (not limited, see RATE_LIMIT_EXEMPT): the app learns what to offer even during an outage.
+  app.get('/v1/whoami', { config: { role: 'query' }, schema: { summary: 'The role of the key sent: "query" (ask, search, read) or "admin" (also upload, retry, delete, traces)' } }, async (req) => ({
+    role: req.role,
+  }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const pong = await withDeadline(deps.redis.ping(), READY_PING_MS).catch(() => null);
     return reply.status(pong === 'PONG' ? 200 : 503).send({ ready: pong === 'PONG' });
@@ -128,6 +146,5 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   await mcpRoutes(app, mcpDeps);
   // The web app's search is the MCP search tool over plain HTTP: one schema, one implementation.
   await libraryRoutes(app, deps, mcpDeps);
-  await webRoutes(app);
   return app;
 }

@@ -63,6 +63,7 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
     keys: { query: g.apiKeys, admin: g.adminKeys },
     queryTimeoutMs: g.queryTimeoutMs,
     maxUploadBytes: g.maxUploadBytes,
+    maxSourceBytes: ports.config.extract.maxBytes,
     rateLimitPerMin: g.rateLimitPerMin,
   });
   const unused = trackUnusedConnections(app.server);

@@ -7,6 +7,7 @@ import type { RunContextStore } from '../../shared/agent/run-context.ts';
 import type { TraceStore } from '../../shared/agent/trace.ts';
 import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
+import type { Logger } from '../../shared/telemetry/logger.ts';
 import type { BucketEvent } from '../watcher/bucket-watcher.ts';
 import type { ApiKeys } from './auth.ts';
 
@@ -18,6 +19,8 @@ export interface GatewayDeps {
   eventsConnection: Redis;
   /** Where Redis and BullMQ connection errors are logged, one line per change of state. */
   connectionLog: ConnectionLog;
+  /** Where a request answered 500 is logged, once, with its cause. */
+  log: Logger;
   prefix: string;
   queues: QueueClient;
   status: StatusStore;
@@ -40,8 +43,13 @@ export interface GatewayOptions {
   keys: ApiKeys;
   /** How long `POST /v1/query` waits for an answer before answering 202 with the run id. @defaultValue 10000 */
   queryTimeoutMs: number;
-  /** Largest PDF `POST /v1/documents` accepts, in bytes. */
+  /** Largest PDF `POST /v1/documents` accepts, in bytes (MAX_UPLOAD_BYTES: the body is refused unread past it). */
   maxUploadBytes: number;
+  /**
+   * Largest PDF the watchers accept (MAX_PDF_BYTES): an upload over it is refused TOO_LARGE with
+   * the watcher's own message, so both ways in answer alike. @defaultValue no limit beyond maxUploadBytes
+   */
+  maxSourceBytes?: number;
   /**
    * Requests per minute per API key (per client IP without keys), counted in Redis so replicas
    * share it; 0 turns the limit off. @defaultValue 0

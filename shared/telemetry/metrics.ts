@@ -11,8 +11,13 @@ export interface QuarryMetrics {
   jobFailures: Counter<'queue' | 'code'>;
   queryDuration: Histogram<'outcome'>;
   memoryUpdates: Counter;
-  /** Sets what `quarry_jobs` reports: called on every scrape where queue counts are known. */
+  /**
+   * Sets what `quarry_jobs` reports: called on every scrape where queue counts are known. When it
+   * fails (Redis down) the scrape still answers, without `quarry_jobs` series: absent, not zero.
+   */
   setJobCounts(collect: () => Promise<{ queue: string; counts: Record<string, number> }[]>): void;
+  /** Sets what `quarry_redis_up` reports: 1 when `probe` resolves true on a scrape, else 0. */
+  setRedisProbe(probe: () => Promise<boolean>): void;
 }
 
 let metrics: QuarryMetrics | null = null;
@@ -23,17 +28,30 @@ export function quarryMetrics(): QuarryMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'quarry_process_' });
   let collect: (() => Promise<{ queue: string; counts: Record<string, number> }[]>) | null = null;
+  let redisProbe: (() => Promise<boolean>) | null = null;
   new Gauge({
     name: 'quarry_jobs',
-    help: 'BullMQ jobs by queue and state (waiting, active, delayed, prioritized, completed, failed), read at scrape time',
+    help: 'BullMQ jobs by queue and state (waiting, active, delayed, prioritized, completed, failed), read at scrape time; absent while Redis is down',
     labelNames: ['queue', 'state'],
     registers: [registry],
     async collect() {
       if (!collect) return;
       this.reset();
-      for (const { queue, counts } of await collect()) for (const [state, n] of Object.entries(counts)) this.set({ queue, state }, n);
+      // A scrape is most wanted during an outage: it must answer, with the counts left out.
+      const all = await collect().catch(() => []);
+      for (const { queue, counts } of all) for (const [state, n] of Object.entries(counts)) this.set({ queue, state }, n);
     },
   });
+  // Made by the first setRedisProbe: a process that never probes Redis reports no value, not a 0.
+  const redisUpGauge = () =>
+    new Gauge({
+      name: 'quarry_redis_up',
+      help: 'Whether Redis answered PING at scrape time (1) or not (0)',
+      registers: [registry],
+      async collect() {
+        if (redisProbe) this.set((await redisProbe().catch(() => false)) ? 1 : 0);
+      },
+    });
   metrics = {
     registry,
     stageDuration: new Histogram({
@@ -54,6 +72,10 @@ export function quarryMetrics(): QuarryMetrics {
     memoryUpdates: new Counter({ name: 'quarry_memory_updates_total', help: 'Chunk-memory updates applied (one per chunk and outcome)', registers: [registry] }),
     setJobCounts(fn) {
       collect = fn;
+    },
+    setRedisProbe(fn) {
+      if (!redisProbe) redisUpGauge();
+      redisProbe = fn;
     },
   };
   return metrics;

@@ -1,39 +1,19 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { ALL_WORKERS } from '../../workers/index.ts';
+import { dropFiles, HAVE_CHROMIUM, launchChromium, screenshotDir } from '../helpers/browser.ts';
 import { testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
-// The browser tests drive Debian's chromium (no browser download); without it they are skipped.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`web app browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 if (!REDIS_AVAILABLE) console.warn('web app browser tests skipped: redis-server is not installed');
 
 const root = path.resolve(import.meta.dirname, '../..');
-const SHOTS = path.join(root, 'docs/screenshots');
+const SHOTS = screenshotDir();
 const UPLOADS = ['parental-leave-policy-2025.pdf', 'ko-birth-incentive-guideline.pdf'];
 const ADMIN = 'admin-key';
-
-/** Drops files on an element the way a browser does: a DataTransfer with File objects. */
-async function dropFiles(page: Page, selector: string, files: { name: string; bytes: Buffer }[]): Promise<void> {
-  const payload = files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') }));
-  const dataTransfer = await page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) {
-      const bin = atob(f.b64);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      dt.items.add(new File([bytes], f.name, { type: 'application/pdf' }));
-    }
-    return dt;
-  }, payload);
-  await page.dispatchEvent(selector, 'dragover', { dataTransfer });
-  await page.dispatchEvent(selector, 'drop', { dataTransfer });
-}
 
 describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload, ask, cite, feedback, trace, keys', () => {
   let redis: Awaited<ReturnType<typeof startTestRedis>>;
@@ -48,9 +28,8 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
     ws = testWorkspace(redis.url, { QUARRY_API_KEYS: 'query-key', QUARRY_ADMIN_KEYS: ADMIN, FACET_REBUILD_DEBOUNCE_MS: '200' });
     service = await startService(ws.config, { workers: Object.values(ALL_WORKERS), watch: true, gateway: { port: 0 } });
     base = service.gatewayUrl!;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -171,9 +150,6 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
     await page.click('.search button[type=submit]');
     await expect.poll(() => page.textContent('[data-testid=hits] li')).toMatch(/출산/);
     await page.screenshot({ path: path.join(SHOTS, 'search.png') });
-    // A phone-sized screen: the same page, reflowed.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${base}/#/ask`);
-    await page.screenshot({ path: path.join(SHOTS, 'phone.png') });
+    // Phone-sized screens are web-phone.e2e.test.ts's (phone*.png).
   });
 });

@@ -123,7 +123,8 @@ describe('compiled build', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bin-'));
     try {
       mkdirSync(path.join(dir, 'apps/cli'), { recursive: true });
-      copyFileSync(path.join(root, 'apps/cli/quarry-dist.mjs'), path.join(dir, 'apps/cli/quarry-dist.mjs'));
+      // The bin as the package installs it: its entry and the shim it runs first.
+      for (const f of ['quarry-dist.mjs', 'newer-node.mjs']) copyFileSync(path.join(root, 'apps/cli', f), path.join(dir, 'apps/cli', f));
       const failed = await run(process.execPath, [path.join(dir, 'apps/cli/quarry-dist.mjs'), '--help'], { timeout: 10_000 }).then(
         () => null,
         (err: { code?: number; stderr?: string }) => err,

@@ -74,5 +74,7 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway limits per caller', () => {
     }
     expect((await get(0, '/v1/documents/some-doc', 'q-two')).status).toBe(404);
     for (let i = 0; i < PER_MIN + 2; i++) expect((await get(1, '/readyz', 'q-one')).status).toBe(200);
+    // Nor are the web app's files and the key's role: they read nothing from Redis, where counts live.
+    for (const p of ['/', '/index.html', '/v1/whoami']) expect((await get(0, p, 'q-one')).status, p).toBe(200);
   });
 });

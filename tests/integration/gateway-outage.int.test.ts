@@ -89,6 +89,16 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway while Redis is down', () => {
       expect(res.body, p).toMatchObject({ error: { code: 'REDIS_UNAVAILABLE' } });
     }
 
+    // What needs no Redis keeps answering: the web app, liveness, the key's role, the metrics.
+    expect((await fetch(`${base}/`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+    expect((await timed(`${base}/healthz`)).status).toBe(200);
+    expect(await timed(`${base}/v1/whoami`, { headers: H })).toMatchObject({ status: 200, body: { role: 'query' } });
+    const metrics = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5000) });
+    expect(metrics.status).toBe(200);
+    const scraped = await metrics.text();
+    expect(scraped).toMatch(/^quarry_redis_up 0$/m);
+    expect(scraped).not.toMatch(/^quarry_jobs\{/m);
+
     // Long enough for several reconnect attempts, each of which used to print a raw dump.
     await new Promise((r) => setTimeout(r, 2500));
     await redis.restart();

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,8 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway over real HTTP', () => {
   let workers: WorkerGroup;
   let base: string;
   const feedback: unknown[] = [];
+  const lines: string[] = [];
+  const failures = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request failed');
   const Q = { 'x-api-key': 'q-key', 'content-type': 'application/json' };
   const A = { 'x-api-key': 'a-key', 'content-type': 'application/json' };
 
@@ -60,12 +62,13 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway over real HTTP', () => {
     workers = startWorkers([standInAgent], ports, createLogger('silent'));
     deps = gatewayDeps(ports, {
       traceTtlSeconds: 60,
+      log: createLogger('info', {}, (line) => lines.push(line)),
       recordFeedback: async (input) => {
         feedback.push(input);
         return { enqueued: input.verdict === 'useful' && input.useful.length > 0, chunks: input.useful.length };
       },
     });
-    app = await buildGateway(deps, { keys: { query: ['q-key'], admin: ['a-key'] }, queryTimeoutMs: 1000, maxUploadBytes: 5_000_000 });
+    app = await buildGateway(deps, { keys: { query: ['q-key'], admin: ['a-key'] }, queryTimeoutMs: 1000, maxUploadBytes: 5_000_000, maxSourceBytes: 1_000_000 });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
 
@@ -105,10 +108,44 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway over real HTTP', () => {
     throw new Error('the slow run never completed');
   });
 
-  it('a failed run reports its error', async () => {
+  it('a failed run reports its error, and its 500 is logged once with the run and code, never the question', async () => {
+    const before = failures().length;
     const res = await post('/v1/query', { query: 'boom' });
     expect(res.status).toBe(500);
-    expect(await res.json()).toMatchObject({ state: 'failed', error: { code: 'INTERNAL', message: 'agent exploded' } });
+    const body = (await res.json()) as { runId: string };
+    expect(body).toMatchObject({ state: 'failed', error: { code: 'INTERNAL', message: 'agent exploded' } });
+    await expect.poll(() => failures().length).toBe(before + 1);
+    expect(failures().at(-1)).toMatchObject({ level: 'error', method: 'POST', route: '/v1/query', status: 500, error: { code: 'INTERNAL', runId: body.runId } });
+    expect(lines.join('\n')).not.toContain('boom');
+  });
+
+  it('an upload that fails inside the gateway answers 500 "internal error" and logs its cause once', async () => {
+    const pdf = await readFile(path.join(root, 'examples/docs/benefits-faq.pdf'));
+    const before = failures().length;
+    // The watched folder gone (an unmounted volume): the write fails with ENOENT.
+    const moved = `${ws.config.watchDir}.away`;
+    await rename(ws.config.watchDir, moved);
+    try {
+      const res = await fetch(`${base}/v1/documents?filename=lost.pdf`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf' }, body: pdf });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ error: { code: 'INTERNAL', message: 'internal error' } });
+    } finally {
+      await rename(moved, ws.config.watchDir);
+    }
+    await expect.poll(() => failures().length).toBe(before + 1);
+    const logged = failures().at(-1) as { route: string; error: { name: string; code: string; message: string; stack: string } };
+    expect(logged.route).toBe('/v1/documents');
+    expect(logged.error).toMatchObject({ name: 'Error', code: 'ENOENT', message: expect.stringContaining('ENOENT') });
+    expect(logged.error.stack).toMatch(/atomicWrite|writeFile/);
+    // Answers below 500 are the client's business: not logged as failures.
+    expect((await fetch(`${base}/v1/runs/doesnotexist123`, { headers: Q })).status).toBe(404);
+    expect(failures().length).toBe(before + 1);
+  });
+
+  it('whoami tells the app its key\'s role', async () => {
+    expect((await fetch(`${base}/v1/whoami`)).status).toBe(401);
+    expect(await (await fetch(`${base}/v1/whoami`, { headers: Q })).json()).toEqual({ role: 'query' });
+    expect(await (await fetch(`${base}/v1/whoami`, { headers: A })).json()).toEqual({ role: 'admin' });
   });
 
   it('bad input is a 400 naming the field', async () => {
@@ -166,8 +203,22 @@ describe.skipIf(!REDIS_AVAILABLE)('gateway over real HTTP', () => {
       const res = await fetch(`${base}/v1/documents?filename=${encodeURIComponent(name)}`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf' }, body: pdf });
       expect(res.status, name).toBe(400);
     }
-    const notPdf = await fetch(`${base}/v1/documents?filename=n.pdf`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf' }, body: 'hello' });
+    // The watched folder's checks and codes (see gateway-upload.int.test.ts for the two side by side).
+    const upload = (name: string, body: Buffer<ArrayBuffer> | string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/v1/documents?filename=${name}`, { method: 'POST', headers: { 'x-api-key': 'a-key', 'content-type': 'application/pdf', ...headers }, body });
+    const notPdf = await upload('n.pdf', 'hello');
     expect(notPdf.status).toBe(400);
+    expect(await notPdf.json()).toEqual({ error: { code: 'NOT_A_PDF', message: 'n.pdf is not a PDF (no %PDF- header in its first 1024 bytes)' } });
+    expect(await (await upload('empty.pdf', '')).json()).toMatchObject({ error: { code: 'NOT_A_PDF', message: 'empty.pdf is empty' } });
+    const big = await upload('big.pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1_500_000, 0x20)]));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: { code: 'TOO_LARGE', message: expect.stringContaining('MAX_PDF_BYTES') } });
+    const badMeta = await upload('m.pdf', pdf, { 'x-quarry-metadata': JSON.stringify({ valid_from: 'yesterday' }) });
+    expect(badMeta.status).toBe(400);
+    expect(await badMeta.json()).toMatchObject({ error: { code: 'INVALID_METADATA', message: expect.stringContaining('valid_from') } });
+    expect(await (await upload('j.pdf', pdf, { 'x-quarry-metadata': '{not json' })).json()).toMatchObject({ error: { code: 'INVALID_METADATA' } });
+    // Readers accept junk before the header within the first KiB, and so does the watcher: so does the upload.
+    expect((await upload('prefixed.pdf', Buffer.concat([Buffer.from('junk before the header\n'), pdf]))).status).toBe(202);
   });
 
   it('a search on a store written by another embedder is a 409 EMBEDDER_MISMATCH naming both models', async () => {

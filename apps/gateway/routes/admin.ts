@@ -6,19 +6,28 @@ import { ALL_QUEUES } from '../../../queues/all-queues.ts';
 import { quarryMetrics } from '../../../shared/telemetry/metrics.ts';
 import { authorise, requestKey, type ApiKeys } from '../auth.ts';
 import { toHttp } from '../http-errors.ts';
+import { withDeadline } from '../request-redis.ts';
 import type { GatewayDeps } from '../types.ts';
 
 /** Where the queue UI lives. */
 export const QUEUE_UI_PATH = '/admin/queues';
 
+/** How long a scrape waits for Redis (its PING, the queue counts) before reporting it down. */
+const SCRAPE_REDIS_MS = 500;
+
 /**
- * `GET /metrics` (Prometheus, no key: counts and durations only, no ids or text) and the Bull
+ * `GET /metrics` (Prometheus, no key: counts and durations only, no ids or text; answers during a
+ * Redis outage too, with `quarry_redis_up 0` and no `quarry_jobs` series) and the Bull
  * Board queue UI at `/admin/queues` (admin key; a browser can give it as the password of HTTP
  * Basic auth).
  */
 export async function adminRoutes(app: FastifyInstance, deps: GatewayDeps, keys: ApiKeys): Promise<void> {
   const metrics = quarryMetrics();
-  metrics.setJobCounts(() => Promise.all(ALL_QUEUES.map(async (q) => ({ queue: q.name, counts: { ...(await deps.queues.counts(q)) } }))));
+  // While the request client is disconnected the counts are left out at once, not after a timeout.
+  metrics.setJobCounts(async () =>
+    deps.redis.status !== 'ready' ? [] : withDeadline(Promise.all(ALL_QUEUES.map(async (q) => ({ queue: q.name, counts: { ...(await deps.queues.counts(q)) } }))), SCRAPE_REDIS_MS),
+  );
+  metrics.setRedisProbe(async () => (await withDeadline(deps.redis.ping(), SCRAPE_REDIS_MS).catch(() => null)) === 'PONG');
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -71,6 +71,7 @@ export async function chatRoutes(
         if (run.state === 'failed') {
           const code = run.error?.code ?? 'INTERNAL';
           const status = HTTP_STATUS[code] ?? 500;
+          if (status === 500) req.failure = { code, runId };
           // As the error handler does: an internal message may name files or hosts.
           throw new HttpError(status, code, status === 500 ? 'internal error' : (run.error?.message ?? 'the run failed'));
         }

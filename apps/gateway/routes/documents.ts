@@ -3,8 +3,11 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DocId, docIdForSource, DocumentMeta } from '../../../shared/domain/index.ts';
+import { DocId, docIdForSource, type DocumentMeta } from '../../../shared/domain/index.ts';
+import { PermanentError } from '../../../shared/errors.ts';
 import { DIR_KEY_PREFIX } from '../../watcher/local-watcher.ts';
+import { parseSidecar } from '../../watcher/metadata.ts';
+import { PDF_HEADER_WINDOW, sourceProblem } from '../../watcher/source-checks.ts';
 import { HttpError } from '../http-errors.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { parseOr400 } from '../validate.ts';
@@ -25,8 +28,21 @@ async function atomicWrite(file: string, data: Uint8Array | string): Promise<voi
   await rename(tmp, file);
 }
 
+/**
+ * The upload's checks, the very ones the watched folder runs on a file (size, `%PDF-` header within
+ * the first KiB, sidecar metadata), so a bad file fails with the same code whichever way it came in.
+ * @throws PermanentError TOO_LARGE, NOT_A_PDF or INVALID_METADATA.
+ */
+export function checkUpload(input: { filename: string; bytes: Uint8Array; rawMeta: string | undefined; maxSourceBytes: number }): DocumentMeta | null {
+  const { bytes } = input;
+  const problem = sourceProblem({ size: bytes.byteLength, head: bytes.subarray(0, PDF_HEADER_WINDOW) }, { maxBytes: input.maxSourceBytes }, input.filename);
+  if (problem) throw new PermanentError(problem.code, problem.message);
+  // The header is the sidecar's text: parsed as the watcher parses `<name>.meta.json`.
+  return input.rawMeta?.trim() ? parseSidecar(input.rawMeta, 'headers.x-quarry-metadata') : null;
+}
+
 /** `POST /v1/documents` (into the watched folder), `GET /v1/documents/:id`, `DELETE /v1/documents/:id`. */
-export async function documentRoutes(app: FastifyInstance, deps: GatewayDeps, opts: Pick<GatewayOptions, 'maxUploadBytes'>): Promise<void> {
+export async function documentRoutes(app: FastifyInstance, deps: GatewayDeps, opts: Pick<GatewayOptions, 'maxUploadBytes' | 'maxSourceBytes'>): Promise<void> {
   app.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit: opts.maxUploadBytes }, (_req, body, done) => done(null, body));
 
   app.post(
@@ -40,20 +56,11 @@ export async function documentRoutes(app: FastifyInstance, deps: GatewayDeps, op
     },
     async (req, reply) => {
       const { filename } = parseOr400(UploadQuery, req.query, 'query');
-      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'INVALID_PAYLOAD', 'body: send the PDF bytes with Content-Type: application/pdf');
-      const bytes = req.body;
-      if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') throw new HttpError(400, 'INVALID_PAYLOAD', 'body: not a PDF (no %PDF- header)');
+      // Fastify leaves an empty body undefined: an empty file, as the watcher would see it.
+      const bytes = req.body === undefined ? Buffer.alloc(0) : req.body;
+      if (!Buffer.isBuffer(bytes)) throw new HttpError(415, 'INVALID_PAYLOAD', 'body: send the PDF bytes with Content-Type: application/pdf');
       const rawMeta = req.headers['x-quarry-metadata'];
-      let meta: DocumentMeta | null = null;
-      if (typeof rawMeta === 'string' && rawMeta.trim()) {
-        let json: unknown;
-        try {
-          json = JSON.parse(rawMeta);
-        } catch {
-          throw new HttpError(400, 'INVALID_PAYLOAD', 'headers.x-quarry-metadata: not JSON');
-        }
-        meta = parseOr400(DocumentMeta, json, 'headers');
-      }
+      const meta = checkUpload({ filename, bytes, rawMeta: typeof rawMeta === 'string' ? rawMeta : undefined, maxSourceBytes: opts.maxSourceBytes ?? Infinity });
       const target = path.join(deps.watchDir, filename);
       // Sidecar first: the watcher then registers the PDF with its metadata in one go.
       if (meta) await atomicWrite(target.replace(/\.pdf$/i, '.meta.json'), JSON.stringify(meta));

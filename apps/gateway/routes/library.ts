@@ -6,6 +6,7 @@ import { DocId } from '../../../shared/domain/index.ts';
 import { searchTool, type McpDeps } from '../../mcp/handlers.ts';
 import { SearchRequest } from '../../mcp/schemas.ts';
 import { HttpError } from '../http-errors.ts';
+import { createRetryableCheck } from './retry.ts';
 import type { GatewayDeps } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 
@@ -13,16 +14,22 @@ const DocParams = z.object({ id: DocId });
 const ChunkParams = z.object({ id: z.string().uuid() });
 
 /**
- * What the web app reads besides the query routes: `GET /v1/documents` (every document's status),
+ * What the web app reads besides the query routes: `GET /v1/documents` (every document's status
+ * and whether a retry would run it),
  * `GET /v1/documents/:id/pdf` (the stored source, streamed), `GET /v1/chunks/:id` (a chunk's text,
  * to highlight a cited passage), `POST /v1/search`, and `GET /v1/queues` (job counts per stage).
  */
 export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, search: McpDeps): Promise<void> {
-  app.get('/v1/documents', { config: { role: 'query' }, schema: { summary: 'Every document’s ingestion status, newest first' } }, async () => {
-    const all = await deps.status.list();
-    const shown = all.filter((d) => d.state !== 'deleted').sort((a, b) => b.registeredAt.localeCompare(a.registeredAt));
-    return { documents: shown };
-  });
+  const withRetryable = createRetryableCheck(deps.artifacts);
+  app.get(
+    '/v1/documents',
+    { config: { role: 'query' }, schema: { summary: 'Every document’s ingestion status, newest first; `retryable` when POST /v1/documents/:id/retry would run it again' } },
+    async () => {
+      const all = await deps.status.list();
+      const shown = all.filter((d) => d.state !== 'deleted').sort((a, b) => b.registeredAt.localeCompare(a.registeredAt));
+      return { documents: await withRetryable(shown) };
+    },
+  );
 
   app.get('/v1/documents/:id/pdf', { config: { role: 'query' }, schema: { summary: 'The stored PDF of a document’s current version' } }, async (req, reply) => {
     const { id } = parseOr400(DocParams, req.params, 'params');

@@ -78,6 +78,8 @@ export async function queryRoutes(
       if (body.async) return reply.status(202).send({ runId, state: 'queued', links: runLinks(runId) });
       const run = await awaitAgentRun(queue, events, job, body.timeoutMs ?? opts.queryTimeoutMs);
       const status = run.state === 'completed' ? 200 : run.state === 'failed' ? 500 : 202;
+      // Its code, not its message: a run's message comes from the agent and may quote the question.
+      if (status === 500) req.failure = { code: run.error?.code ?? 'INTERNAL', runId };
       return reply.status(status).send({ ...run, links: runLinks(runId) });
     },
   );

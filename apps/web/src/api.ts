@@ -1,4 +1,5 @@
 /** The gateway's HTTP API as the web app uses it: the key, JSON calls, and the streamed answer. */
+import { healthOfAnswer, reportUnhealthy } from './health.ts';
 import { parseSse } from './sse.ts';
 
 const KEY_ITEM = 'quarry.apiKey';
@@ -51,11 +52,38 @@ async function failure(res: Response): Promise<ApiError> {
   return err;
 }
 
-/** Sends a request with the session's key; a non-2xx answer throws an ApiError. */
+/** The code of an ApiError for a request that got no answer at all (gateway down, network gone). */
+export const UNREACHABLE = 'UNREACHABLE';
+
+/**
+ * Sends a request with the session's key; a non-2xx answer throws an ApiError. An answer that
+ * shows an outage (503 REDIS_UNAVAILABLE, or none at all) is reported to `health.ts` too.
+ * @throws ApiError with the gateway's code, or {@link UNREACHABLE} (status 0) without an answer.
+ */
 export async function call(path: string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(path, { ...init, headers: headers((init.headers as Record<string, string> | undefined) ?? {}) });
-  if (!res.ok) throw await failure(res);
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, headers: headers((init.headers as Record<string, string> | undefined) ?? {}) });
+  } catch (err) {
+    // fetch rejects only when no answer came: the gateway (or the network to it) is down.
+    reportUnhealthy('unreachable');
+    throw new ApiError(0, UNREACHABLE, `the gateway did not answer (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!res.ok) {
+    const err = await failure(res);
+    const health = healthOfAnswer(err.status, err.code);
+    if (health) reportUnhealthy(health);
+    throw err;
+  }
   return res;
+}
+
+/** What a key may do: `query` asks, searches and reads; `admin` also uploads, retries, deletes and reads traces. */
+export type Role = 'query' | 'admin';
+
+/** The role of the session's key (`GET /v1/whoami`, which needs no Redis: it answers during an outage). */
+export async function whoami(): Promise<Role> {
+  return (await json<{ role: Role }>('/v1/whoami')).role;
 }
 
 /** JSON in, JSON out. */

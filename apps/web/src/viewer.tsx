@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type * as Pdfjs from 'pdfjs-dist';
 import { call, json, type Citation } from './api.ts';
+import { citedRange, pagesLabel, stepZoom, turnPage, ZOOM_STEPS } from './viewer-controls.ts';
 
 /** pdf.js as the gateway serves it (pdfjs-dist's own build, loaded once, on first use). */
 let pdfjsLoad: Promise<typeof Pdfjs> | null = null;
@@ -41,16 +42,46 @@ function passageBoxes(lib: typeof Pdfjs, items: unknown[], viewport: Pdfjs.PageV
   return boxes;
 }
 
-/** The cited page of the document's PDF, with the cited passage highlighted. */
+/** The document and the cited passage, read once per citation. */
+interface Loaded {
+  lib: typeof Pdfjs;
+  doc: Pdfjs.PDFDocumentProxy;
+  passage: string;
+  range: { first: number; last: number };
+}
+
+/** What the canvas shows now: the page and zoom it was drawn for, its size and highlights. */
+interface Drawn {
+  page: number;
+  zoom: number;
+  width: number;
+  height: number;
+  boxes: Box[];
+}
+
+/** Widest a page is drawn at zoom 1, in CSS pixels. */
+const MAX_FIT_WIDTH = 900;
+
+/**
+ * The cited pages of the document's PDF, with the cited passage highlighted: previous / next
+ * through a citation that spans several pages, zoom in / out (a zoomed page scrolls inside the
+ * viewer, never the whole page).
+ */
 export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: () => void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [boxes, setBoxes] = useState<Box[]>([]);
-  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  // One render at a time: pdf.js refuses a second render on a canvas still in use.
+  const rendering = useRef<Promise<unknown>>(Promise.resolve());
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [page, setPage] = useState(citation.pages.start);
+  const [zoom, setZoom] = useState<number>(1);
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
 
   useEffect(() => {
     let cancelled = false;
+    setLoaded(null);
+    setDrawn(null);
     (async () => {
       const lib = await pdfjs();
       const [bytes, chunk] = await Promise.all([
@@ -58,43 +89,103 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
         json<{ body: string }>(`/v1/chunks/${encodeURIComponent(citation.chunkId)}`).catch(() => ({ body: '' })),
       ]);
       const doc = await lib.getDocument({ data: new Uint8Array(bytes), cMapUrl: '/vendor/pdfjs/cmaps/', cMapPacked: true, standardFontDataUrl: '/vendor/pdfjs/standard_fonts/' }).promise;
-      const page = await doc.getPage(Math.min(citation.pages.start, doc.numPages));
-      const width = Math.min(900, (canvas.current?.parentElement?.clientWidth ?? 800) - 2);
-      const viewport = page.getViewport({ scale: width / page.getViewport({ scale: 1 }).width });
-      const c = canvas.current;
-      if (cancelled || !c) return;
-      c.width = Math.floor(viewport.width);
-      c.height = Math.floor(viewport.height);
-      await page.render({ canvas: c, viewport }).promise;
-      const text = await page.getTextContent();
       if (cancelled) return;
-      setSize({ width: viewport.width, height: viewport.height });
-      setBoxes(passageBoxes(lib, text.items, viewport, chunk.body));
-      setLoading(false);
+      const range = citedRange(citation.pages, doc.numPages);
+      setPage(range.first);
+      setLoaded({ lib, doc, passage: chunk.body, range });
     })().catch((err: unknown) => !cancelled && setError(String(err instanceof Error ? err.message : err)));
     return () => {
       cancelled = true;
     };
   }, [citation.chunkId]);
 
+  useEffect(() => {
+    if (!loaded) return;
+    let cancelled = false;
+    let task: Pdfjs.RenderTask | null = null;
+    const draw = async () => {
+      const pdfPage = await loaded.doc.getPage(page);
+      const c = canvas.current;
+      if (cancelled || !c) return;
+      // Zoom 1 fits the viewer's width, however wide the screen.
+      const fit = Math.min(MAX_FIT_WIDTH, (frame.current?.clientWidth ?? 800) - 2);
+      const viewport = pdfPage.getViewport({ scale: (fit / pdfPage.getViewport({ scale: 1 }).width) * zoom });
+      // Drawn at the screen's pixel density, shown at CSS size: sharp on a phone too.
+      const ratio = window.devicePixelRatio || 1;
+      c.width = Math.floor(viewport.width * ratio);
+      c.height = Math.floor(viewport.height * ratio);
+      c.style.width = `${viewport.width}px`;
+      c.style.height = `${viewport.height}px`;
+      task = pdfPage.render({ canvas: c, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
+      await task.promise;
+      const text = await pdfPage.getTextContent();
+      if (cancelled) return;
+      setDrawn({ page, zoom, width: viewport.width, height: viewport.height, boxes: passageBoxes(loaded.lib, text.items, viewport, loaded.passage) });
+    };
+    const run = rendering.current.then(draw);
+    rendering.current = run.catch(() => undefined);
+    run.catch((err: unknown) => {
+      // A render cut short by the next page or zoom is no error.
+      if (!cancelled && !(err instanceof Error && err.name === 'RenderingCancelledException')) setError(String(err instanceof Error ? err.message : err));
+    });
+    return () => {
+      cancelled = true;
+      task?.cancel();
+    };
+  }, [loaded, page, zoom]);
+
+  const range = loaded?.range ?? { first: citation.pages.start, last: citation.pages.start };
+  const current = drawn !== null && drawn.page === page && drawn.zoom === zoom;
   return (
     <div class="overlay" role="dialog" aria-label="Cited page" onClick={(e) => e.target === e.currentTarget && onClose()}>
       <div class="viewer card">
         <div class="row">
-          <b>
-            [{citation.n}] {citation.title} · {citation.sectionPath} · p. {citation.pages.start}
+          <b class="viewer-title">
+            [{citation.n}] {citation.title} · {citation.sectionPath} · {pagesLabel(citation.pages)}
           </b>
           <button class="link" onClick={onClose}>
             Close
           </button>
         </div>
+        <div class="viewer-controls" data-testid="viewer-controls">
+          {range.last > range.first && (
+            <span class="pager">
+              <button aria-label="Previous page" disabled={page <= range.first} onClick={() => setPage(turnPage(page, -1, range))}>
+                ‹ Prev
+              </button>
+              <span data-testid="page-label">
+                page {page} ({pagesLabel({ start: range.first, end: range.last })})
+              </span>
+              <button aria-label="Next page" disabled={page >= range.last} onClick={() => setPage(turnPage(page, 1, range))}>
+                Next ›
+              </button>
+            </span>
+          )}
+          <span class="zoom">
+            <button aria-label="Zoom out" disabled={zoom <= ZOOM_STEPS[0]} onClick={() => setZoom(stepZoom(zoom, -1))}>
+              −
+            </button>
+            <span data-testid="zoom-label">{Math.round(zoom * 100)}%</span>
+            <button aria-label="Zoom in" disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!} onClick={() => setZoom(stepZoom(zoom, 1))}>
+              +
+            </button>
+          </span>
+        </div>
         {error && <p class="error">Could not open the PDF: {error}</p>}
-        {loading && !error && <p class="muted">Loading the page…</p>}
-        <div class="pdf-page" data-testid="pdf-page" data-page={citation.pages.start} data-highlights={loading ? '' : String(boxes.length)} style={size ? { width: `${size.width}px`, height: `${size.height}px` } : undefined}>
-          <canvas ref={canvas} />
-          {boxes.map((b, i) => (
-            <div class="hl" key={i} style={{ left: `${b.left}px`, top: `${b.top}px`, width: `${b.width}px`, height: `${b.height}px` }} />
-          ))}
+        {!current && !error && <p class="muted">Loading the page…</p>}
+        <div class="pdf-frame" ref={frame}>
+          <div
+            class="pdf-page"
+            data-testid="pdf-page"
+            data-page={drawn?.page ?? ''}
+            data-zoom={drawn?.zoom ?? ''}
+            data-highlights={current ? String(drawn.boxes.length) : ''}
+            style={drawn ? { width: `${drawn.width}px`, height: `${drawn.height}px` } : undefined}
+          >
+            <canvas ref={canvas} />
+            {current &&
+              drawn.boxes.map((b, i) => <div class="hl" key={i} style={{ left: `${b.left}px`, top: `${b.top}px`, width: `${b.width}px`, height: `${b.height}px` }} />)}
+          </div>
         </div>
       </div>
     </div>

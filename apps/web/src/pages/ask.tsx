@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiError, ask, json, type Answer, type Citation } from '../api.ts';
+import { ApiError, ask, json, type Answer, type Citation, type Role } from '../api.ts';
+import { pagesLabel } from '../viewer-controls.ts';
 import { PdfViewer } from '../viewer.tsx';
 
 interface NodeStep {
@@ -15,11 +16,8 @@ export function validity(c: Pick<Citation, 'validFrom' | 'validTo'>): string {
   return '';
 }
 
-export function pagesLabel(p: Citation['pages']): string {
-  return p.start === p.end ? `p. ${p.start}` : `pp. ${p.start}–${p.end}`;
-}
-
-export function AskPage() {
+/** Ask a question: the streamed answer, its citations (opening the cited pages), feedback, and (admin) its trace. */
+export function AskPage({ role }: { role: Role | null }) {
   const [query, setQuery] = useState('');
   const [asOf, setAsOf] = useState('');
   const [busy, setBusy] = useState(false);
@@ -30,7 +28,7 @@ export function AskPage() {
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<Citation | null>(null);
-  const [feedback, setFeedback] = useState<string | null>(null);
+  const [feedback, setFeedback] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -67,9 +65,9 @@ export function AskPage() {
     try {
       const useful = helpful ? citations.map((c) => c.chunkId) : [];
       await json(`/v1/runs/${runId}/feedback`, { useful, verdict: helpful ? 'useful' : 'not_useful' });
-      setFeedback(helpful ? 'Thanks: the cited passages will rank higher for similar questions.' : 'Thanks: noted as not helpful.');
+      setFeedback({ text: helpful ? 'Thanks: the cited passages will rank higher for similar questions.' : 'Thanks: noted as not helpful.', kind: 'ok' });
     } catch (err) {
-      setFeedback(`Feedback failed: ${err instanceof ApiError ? err.message : String(err)}`);
+      setFeedback({ text: `Feedback failed: ${err instanceof ApiError ? `${err.code}: ${err.message}` : String(err)}`, kind: 'error' });
     }
   }
 
@@ -115,10 +113,14 @@ export function AskPage() {
             <div class="row feedback">
               <button onClick={() => sendFeedback(true)}>Helpful</button>
               <button onClick={() => sendFeedback(false)}>Not helpful</button>
-              <a href={`#/trace/${encodeURIComponent(answer.runId)}`}>Trace of this run</a>
+              {role === 'admin' && <a href={`#/trace/${encodeURIComponent(answer.runId)}`}>Trace of this run</a>}
             </div>
           )}
-          {feedback && <p class="notice" data-testid="feedback">{feedback}</p>}
+          {feedback && (
+            <p class={`notice ${feedback.kind}`} data-testid="feedback" role={feedback.kind === 'error' ? 'alert' : undefined}>
+              {feedback.text}
+            </p>
+          )}
         </article>
       )}
       {open && <PdfViewer citation={open} onClose={() => setOpen(null)} />}

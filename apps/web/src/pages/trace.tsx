@@ -18,6 +18,9 @@ interface Trace {
 }
 
 type Row = Record<string, unknown>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A chunk id as a table shows it: its first 8 characters (the whole id is the cell's tooltip). */
+const shortId = (s: string) => (UUID.test(s) ? `${s.slice(0, 8)}…` : s);
 const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** One value for a person: numbers to 3 places, nested records (facet weights) as `key value` lists. */
 function cell(v: unknown): string {
@@ -61,9 +64,14 @@ function StepData({ data }: { data: Record<string, unknown> }) {
               <tbody>
                 {rows.slice(0, 10).map((r, i) => (
                   <tr key={i}>
-                    {cols.map((c) => (
-                      <td key={c}>{cell(r[c])}</td>
-                    ))}
+                    {cols.map((c) => {
+                      const v = r[c];
+                      return (
+                        <td key={c} title={typeof v === 'string' && UUID.test(v) ? v : undefined}>
+                          {typeof v === 'string' ? shortId(v) : cell(v)}
+                        </td>
+                      );
+                    })}
                   </tr>
                 ))}
               </tbody>

@@ -1,0 +1,235 @@
+/**
+ * The web app on a 390 px phone screen: no page scrolls sideways, failures are red, a query key is
+ * offered only what it may do, and a citation whose passage runs over two pages can be paged and
+ * zoomed.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type Service } from '../../apps/cli/service.ts';
+import { ALL_WORKERS } from '../../workers/index.ts';
+import { textPdf } from '../fixtures/pdf-builders.ts';
+import { colourOf, dropFiles, HAVE_CHROMIUM, horizontalOverflow, launchChromium, screenshotDir } from '../helpers/browser.ts';
+import { testWorkspace } from '../helpers/pipeline.ts';
+import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+
+if (!REDIS_AVAILABLE) console.warn('web app phone tests skipped: redis-server is not installed');
+
+const SHOTS = screenshotDir();
+const ADMIN = 'admin-key';
+const QUERY = 'query-key';
+const PHONE = { width: 390, height: 844 };
+/** style.css: --danger and --ok. */
+const RED = 'rgb(196, 50, 47)';
+const GREEN = 'rgb(23, 108, 58)';
+
+/**
+ * A manual whose one section starts low on page 1 and runs on over page 2, so its chunk spans
+ * pages 1–2. WinAnsi text only (standard fonts).
+ */
+function spanningManual(): Promise<Uint8Array> {
+  const care = [
+    'The keeper polishes the beacon lens at Harrow Point every Tuesday and Friday',
+    'morning, before the light is lit, with a soft chamois cloth and distilled water.',
+    'Salt spray leaves a film on the outer prisms within two days of onshore wind,',
+    'and a film that thin already halves the range of the light on a clear night.',
+    'Never use spirit, vinegar or any abrasive polish on the crown glass prisms,',
+    'because the brass frames corrode and the old glass scratches very easily.',
+    'Work from the top tier of prisms down, so that drips never reach clean glass.',
+    'Record every cleaning in the lens log with the date, the time and the weather.',
+    'When the lens has been cleaned, close the curtains on the lantern room windows',
+    'so that the morning sun cannot focus through the lens and scorch the burner.',
+    'Inspect the lamp mantle at the same visit and replace it if it shows any tear.',
+    'A spare mantle, a spare chimney and a spare wick are kept in the oil store.',
+    'The oil store key hangs on the hook beside the logbook in the watch room.',
+    'If a prism is chipped, report it to the district engineer within one week.',
+  ];
+  const more = [
+    'During the winter storms the lens is also wiped down after every gale warning,',
+    'even when this falls outside the usual Tuesday and Friday polishing rounds.',
+    'Gloves of clean cotton must be worn whenever the prisms are touched by hand.',
+    'The rotation clockwork is wound at dusk and checked again at midnight each night.',
+    'Its weights fall the whole height of the tower in roughly four and a half hours.',
+    'Oil the clockwork bearings once a month with the light machine oil provided.',
+    'A stopped clockwork turns a flashing light into a fixed one, which is a hazard.',
+    'Should the clockwork stop, turn the lens by hand until the fault is repaired.',
+  ];
+  const filler = Array.from({ length: 24 }, (_, i) => `General note ${i + 1}: the station routine is posted in the watch room.`);
+  return textPdf(
+    [
+      ['Harrow Point Lighthouse Keeping Manual', '', ...filler, '', '1. Beacon Lens Care', '', ...care],
+      [...more, '', '2. Visitors', '', 'Visitors may climb the tower on Sunday afternoons with the keeper.'],
+    ],
+    { title: 'Harrow Point Lighthouse Keeping Manual' },
+  );
+}
+
+/** The page does not scroll sideways at phone width (the failure names what sticks out). */
+async function expectNoSideScroll(page: Page, where: string): Promise<void> {
+  const { overflow, culprits } = await horizontalOverflow(page);
+  expect(overflow, `${where} scrolls sideways by ${overflow}px: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
+}
+
+/** Opens a fresh tab of its own (its own session key) at phone size, signed in with `key`. */
+async function signedIn(browser: Browser, base: string, key: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(`${base}/`);
+  await page.fill('input[name=key]', key);
+  await page.click('.key-form button[type=submit]');
+  await page.waitForSelector('textarea[name=query]');
+  return { context, page };
+}
+
+describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: layout, colours, roles, multi-page citations', () => {
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
+  let ws: ReturnType<typeof testWorkspace>;
+  let service: Service;
+  let browser: Browser;
+  let admin: { context: BrowserContext; page: Page };
+  let base: string;
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    ws = testWorkspace(redis.url, { QUARRY_API_KEYS: QUERY, QUARRY_ADMIN_KEYS: ADMIN, FACET_REBUILD_DEBOUNCE_MS: '200' });
+    service = await startService(ws.config, { workers: Object.values(ALL_WORKERS), watch: true, gateway: { port: 0 } });
+    base = service.gatewayUrl!;
+    browser = await launchChromium();
+    admin = await signedIn(browser, base, ADMIN);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await redis?.cleanup();
+    ws?.cleanup();
+  });
+
+  it('documents: uploads report success in green and failure in red; Retry only where a retry can run; nothing off-screen', async () => {
+    const { page } = admin;
+    await page.goto(`${base}/#/documents`);
+    await page.waitForSelector('[data-testid=dropzone]');
+    await expectNoSideScroll(page, 'the empty documents page');
+    const manual = Buffer.from(await spanningManual());
+    await dropFiles(page, '[data-testid=dropzone]', [
+      { name: 'lighthouse-manual.pdf', bytes: manual },
+      { name: 'notes.pdf', bytes: Buffer.from('these are notes, not a PDF\n') },
+      { name: 'broken.pdf', bytes: Buffer.from('%PDF-1.7\nthis is not a PDF body\n') },
+    ]);
+    // The upload refuses the non-PDF with the watched folder's own code, in red; a success is green.
+    await page.locator('.notice', { hasText: 'Uploaded broken.pdf' }).waitFor();
+    const refused = page.locator('.notice', { hasText: 'notes.pdf' });
+    expect(await refused.textContent()).toMatch(/NOT_A_PDF: notes\.pdf is not a PDF/);
+    expect(await colourOf(page, '.notice:has-text("notes.pdf")')).toBe(RED);
+    expect(await colourOf(page, '.notice:has-text("Uploaded lighthouse-manual.pdf")')).toBe(GREEN);
+    // The same bytes dropped straight into the watched folder fail with the same code.
+    await writeFile(path.join(ws.config.watchDir, 'dropped-notes.pdf'), 'these are notes, not a PDF\n');
+
+    await page.waitForSelector('tr[data-doc="lighthouse-manual.pdf"][data-state=indexed]', { timeout: 60_000 });
+    const corrupt = page.locator('tr[data-doc="broken.pdf"][data-state=failed]');
+    await corrupt.waitFor({ timeout: 30_000 });
+    const dropped = page.locator('tr[data-doc="dropped-notes.pdf"][data-state=failed]');
+    await dropped.waitFor({ timeout: 30_000 });
+    expect(await dropped.locator('.error').textContent()).toMatch(/^NOT_A_PDF: /);
+    expect(await colourOf(page, 'tr[data-state=failed] .error')).toBe(RED);
+    // A stored source can run again; a file refused before it was stored cannot (the API would answer 409).
+    expect(await corrupt.locator('button', { hasText: 'Retry' }).count()).toBe(1);
+    expect(await dropped.locator('button', { hasText: 'Retry' }).count()).toBe(0);
+    expect(await dropped.locator('button', { hasText: 'Delete' }).count()).toBe(1);
+
+    await expectNoSideScroll(page, 'the documents page');
+    for (const button of await page.locator('tr[data-doc] button').all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width, `${await button.textContent()} is on screen`).toBeLessThanOrEqual(PHONE.width);
+    }
+    await page.screenshot({ path: path.join(SHOTS, 'phone-documents.png'), fullPage: true });
+  }, 120_000);
+
+  it('ask: a citation over pages 1–2 opens on page 1, pages on to page 2 and back, zooms inside the viewer', async () => {
+    const { page } = admin;
+    await page.goto(`${base}/#/ask`);
+    await page.fill('textarea[name=query]', 'How often is the beacon lens at Harrow Point polished?');
+    await page.click('.ask-form button[type=submit]');
+    await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
+    await expectNoSideScroll(page, 'the ask page with an answer');
+    const chip = page.locator('[data-testid=citations] .chip', { hasText: 'pp. 1–2' }).first();
+    expect(await chip.textContent()).toMatch(/Beacon Lens Care/);
+    await chip.click();
+
+    const viewer = page.locator('[data-testid=pdf-page]');
+    const highlighted = () => viewer.getAttribute('data-highlights');
+    await expect.poll(highlighted, { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    expect(await viewer.getAttribute('data-page')).toBe('1');
+    expect(await page.textContent('[data-testid=page-label]')).toMatch(/page 1 \(pp\. 1–2\)/);
+    expect(await page.isDisabled('button[aria-label="Previous page"]')).toBe(true);
+    await expectNoSideScroll(page, 'the citation viewer');
+
+    await page.click('button[aria-label="Next page"]');
+    await expect.poll(() => viewer.getAttribute('data-page')).toBe('2');
+    // The passage goes on at the top of page 2: highlighted there too.
+    await expect.poll(highlighted, { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    expect(await page.isDisabled('button[aria-label="Next page"]')).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'phone-citation.png') });
+
+    const widthAt = async () => (await page.locator('[data-testid=pdf-page] canvas').boundingBox())!.width;
+    const fitted = await widthAt();
+    await page.click('button[aria-label="Zoom in"]');
+    await page.click('button[aria-label="Zoom in"]');
+    await expect.poll(() => viewer.getAttribute('data-zoom')).toBe('1.5');
+    await expect.poll(highlighted, { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    expect(await widthAt()).toBeGreaterThan(fitted * 1.4);
+    // Zoomed past the screen's width, the page scrolls inside the viewer, not the screen.
+    await expectNoSideScroll(page, 'the zoomed citation viewer');
+    await page.click('button[aria-label="Zoom out"]');
+    await expect.poll(() => viewer.getAttribute('data-zoom')).toBe('1.25');
+    await page.click('button[aria-label="Previous page"]');
+    await expect.poll(() => viewer.getAttribute('data-page')).toBe('1');
+    await page.click('.viewer button.link');
+  }, 60_000);
+
+  it('trace and search fit the screen', async () => {
+    const { page } = admin;
+    await page.click('text=Trace of this run');
+    await page.waitForSelector('[data-testid=trace]');
+    // The rerank step's table stays inside its card (it scrolls there if it must).
+    await expectNoSideScroll(page, 'the trace page');
+    const tables = await page.locator('.trace-steps li.card').evaluateAll((cards) =>
+      cards.flatMap((card) => [...card.querySelectorAll('table')].map((t) => ({ shown: t.parentElement!.getBoundingClientRect().right, card: card.getBoundingClientRect().right }))),
+    );
+    expect(tables.length).toBeGreaterThan(0);
+    for (const t of tables) expect(t.shown).toBeLessThanOrEqual(t.card);
+    await page.screenshot({ path: path.join(SHOTS, 'phone-trace.png') });
+
+    await page.goto(`${base}/#/search`);
+    await page.fill('input[name=query]', 'beacon lens polishing');
+    await page.click('.search button[type=submit]');
+    await expect.poll(() => page.textContent('[data-testid=hits] li')).toMatch(/Harrow Point/);
+    await expectNoSideScroll(page, 'the search page');
+    await page.screenshot({ path: path.join(SHOTS, 'phone-search.png') });
+  }, 30_000);
+
+  it('a query key sees no upload, Retry, Delete or traces; the pages still fit', async () => {
+    const query = await signedIn(browser, base, QUERY);
+    const { page } = query;
+    try {
+      await expect.poll(() => page.locator('nav a').allTextContents()).toEqual(['Ask', 'Search', 'Documents']);
+      await page.goto(`${base}/#/documents`);
+      await page.waitForSelector('tr[data-doc="broken.pdf"][data-state=failed]');
+      expect(await page.locator('[data-testid=dropzone]').count()).toBe(0);
+      expect(await page.locator('tr[data-doc] button').count()).toBe(0);
+      await expectNoSideScroll(page, 'the documents page of a query key');
+
+      await page.goto(`${base}/#/ask`);
+      await page.fill('textarea[name=query]', 'How often is the beacon lens at Harrow Point polished?');
+      await page.click('.ask-form button[type=submit]');
+      await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
+      expect(await page.getByRole('button', { name: 'Helpful', exact: true }).count()).toBe(1);
+      expect(await page.locator('text=Trace of this run').count()).toBe(0);
+      await expectNoSideScroll(page, 'the ask page of a query key');
+      await page.screenshot({ path: path.join(SHOTS, 'phone.png') });
+    } finally {
+      await query.context.close();
+    }
+  }, 60_000);
+});

@@ -30,6 +30,18 @@ export function documentProgress(s: DocStatus): number {
   return ((i + s.progress / 100) / order.length) * 100;
 }
 
+/** `99.7% indexed`, or `100% indexed`: a document's coverage, rounded down so a loss never reads as 100%. */
+export function formatCoverage(ratio: number): string {
+  const pct = Math.floor(ratio * 1000) / 10;
+  return `${pct === 100 ? '100' : pct.toFixed(1)}% indexed`;
+}
+
+/** What a warning says in the status table, with the pages concerned. */
+function formatWarning(w: NonNullable<DocStatus['warnings']>[number]): string {
+  const pages = w.pages.length === 0 ? '' : ` (pages ${w.pages.slice(0, 12).join(', ')}${w.pages.length > 12 ? ', …' : ''})`;
+  return `warning ${w.code}: ${w.message}${pages}`;
+}
+
 /** Per-document state, with failures and their reasons. */
 export function formatStatuses(statuses: DocStatus[], opts: { bars?: boolean } = {}): string {
   if (statuses.length === 0) return 'no documents registered';
@@ -40,9 +52,10 @@ export function formatStatuses(statuses: DocStatus[], opts: { bars?: boolean } =
     opts.bars ? progressBar(documentProgress(s), 12) : '',
     s.pageCount === null ? '' : `${s.pageCount}p`,
     s.chunkCount === null ? '' : `${s.chunkCount} chunks`,
-    s.state === 'failed' ? `${s.errorCode}: ${s.errorMessage}` : [...(s.profile?.label ? [s.profile.label] : []), ...(s.warnings ?? []).map((w) => `warning ${w.code}: ${w.message}`)].join('; '),
+    s.coverage ? formatCoverage(s.coverage.ratio) : '',
+    s.state === 'failed' ? `${s.errorCode}: ${s.errorMessage}` : [...(s.profile?.label ? [s.profile.label] : []), ...(s.warnings ?? []).map(formatWarning)].join('; '),
   ]);
   const counts = statuses.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.state]: (acc[s.state] ?? 0) + 1 }), {});
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
-  return `${table([['document', 'state', 'stage', opts.bars ? 'progress' : '', 'pages', 'chunks', 'error'], ...rows])}\n${summary}`;
+  return `${table([['document', 'state', 'stage', opts.bars ? 'progress' : '', 'pages', 'chunks', 'coverage', 'error'], ...rows])}\n${summary}`;
 }

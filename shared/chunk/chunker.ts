@@ -3,13 +3,14 @@
  * chunks and give them content-addressed ids.
  */
 import { chunkIdFor, normaliseBody } from '../domain/ids.ts';
-import { sectionPathString, type Section } from '../domain/section.ts';
+import { PATH_SEPARATOR, sectionPathString, type LineSpan, type Section } from '../domain/section.ts';
 import type { Chunk } from '../domain/chunk.ts';
 import { mergedBody, normaliseHeadingFallback, planGroups, type PreparedSection, type SectionGroup } from './merge.ts';
 import { packUnits } from './pack.ts';
 import type { ChunkPolicy } from './policy.ts';
 import { countWithin, type TokenCounter } from './tokenizer.ts';
 import { pageAt, separatorBetween, unitsOf, type Unit } from './units.ts';
+import { linesOf, pagesOf, spansIn } from './line-pages.ts';
 
 /** A chunk before numbering and ids. */
 export interface ChunkDraft {
@@ -22,6 +23,10 @@ export interface ChunkDraft {
   overlapUnits: number;
   /** Tokens of `body`. */
   tokenCount: number;
+  /** The printed lines (indices) whose text is in `body`, ascending. */
+  lines: number[];
+  /** Heading lines this chunk holds only in its breadcrumb (a split section's first chunk holds its heading's). */
+  headingLines: number[];
 }
 
 /** Identity of the document the chunks belong to. */
@@ -30,12 +35,25 @@ export interface ChunkDocument {
   version: string;
 }
 
+/**
+ * Sections with their text cleaned for chunking. A section's spans index its text as written;
+ * text that cleaning changed (an artifact from before spans, or hand-made) keeps none, and its
+ * chunks' pages are estimated from their position instead.
+ */
 function prepare(sections: readonly Section[], policy: ChunkPolicy, counter: TokenCounter): PreparedSection[] {
   return [...sections]
     .sort((a, b) => a.order - b.order)
-    .map((section) => ({ section, text: section.text.normalize('NFC').replace(/\r\n?/g, '\n').trim() }))
+    .map((section) => {
+      const text = section.text.normalize('NFC').replace(/\r\n?/g, '\n').trim();
+      return { section: text === section.text ? section : { ...section, spans: undefined }, text };
+    })
     .filter((s) => s.text !== '')
     .map(({ section, text }) => ({ section, text, tokens: countWithin(counter, text, policy.maxTokens), titleTokens: counter.count(section.title.trim()) }));
+}
+
+/** The section's pages: those of its spans (its body's first and last printed lines), else its recorded range. */
+function sectionPages(section: Section): { pageStart: number; pageEnd: number } {
+  return pagesOf(section.spans ?? []) ?? { pageStart: section.pageStart, pageEnd: Math.max(section.pageStart, section.pageEnd) };
 }
 
 function singleDraft(p: PreparedSection): ChunkDraft {
@@ -43,10 +61,11 @@ function singleDraft(p: PreparedSection): ChunkDraft {
     section: p.section.heading,
     sectionPath: sectionPathString(p.section.path),
     body: p.text,
-    pageStart: p.section.pageStart,
-    pageEnd: Math.max(p.section.pageStart, p.section.pageEnd),
+    ...sectionPages(p.section),
     overlapUnits: 0,
     tokenCount: p.tokens,
+    lines: linesOf(p.section.spans ?? []),
+    headingLines: p.section.headingLines ?? [],
   };
 }
 
@@ -61,14 +80,22 @@ function mergedDraft(members: readonly PreparedSection[], filedUnder: readonly s
   const path = useParent ? sectionPathString(filedUnder) : sectionPathString(first.path);
   const heading = useParent ? (headingByPath.get(path) ?? normaliseHeadingFallback(filedUnder[filedUnder.length - 1] ?? '')) : first.heading;
   const body = mergedBody(members);
+  // Each member's title is a line of the body: its heading's page counts with its text's.
+  const pages = members.flatMap((m) => {
+    const own = sectionPages(m.section);
+    return m.section.title.trim() ? [m.section.pageStart, own.pageStart, own.pageEnd] : [own.pageStart, own.pageEnd];
+  });
   return {
     section: heading,
     sectionPath: path,
     body,
-    pageStart: Math.min(...members.map((m) => m.section.pageStart)),
-    pageEnd: Math.max(...members.map((m) => Math.max(m.section.pageStart, m.section.pageEnd))),
+    pageStart: Math.min(...pages),
+    pageEnd: Math.max(...pages),
     overlapUnits: 0,
     tokenCount: counter.count(body),
+    // Each member's title is printed in the body: its heading lines are body lines here.
+    lines: linesOf(members.flatMap((m) => m.section.spans ?? []), members.flatMap((m) => (m.section.title.trim() ? (m.section.headingLines ?? []) : []))),
+    headingLines: [],
   };
 }
 
@@ -84,7 +111,8 @@ function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCoun
   const { section, text } = p;
   const units = unitsOf(text, policy.maxTokens, policy.targetTokens, counter);
   const pageEnd = Math.max(section.pageStart, section.pageEnd);
-  return packUnits(units, policy).map((r) => {
+  const spans: readonly LineSpan[] = section.spans ?? [];
+  return packUnits(units, policy).map((r, k) => {
     let from = r.overlapFrom;
     let body = joinUnits(text, units.slice(from, r.end));
     let tokenCount = counter.count(body);
@@ -96,14 +124,22 @@ function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCoun
     }
     const firstUnit = units[from] as Unit;
     const lastUnit = units[r.end - 1] as Unit;
+    const held = spansIn(spans, firstUnit.start, lastUnit.end);
+    // Without spans (an old artifact), pages are estimated from the position in the section.
+    const pages = pagesOf(held) ?? {
+      pageStart: pageAt(firstUnit.start, text.length, section.pageStart, pageEnd),
+      pageEnd: pageAt(Math.max(firstUnit.start, lastUnit.end - 1), text.length, section.pageStart, pageEnd),
+    };
     return {
       section: section.heading,
       sectionPath: sectionPathString(section.path),
       body,
-      pageStart: pageAt(firstUnit.start, text.length, section.pageStart, pageEnd),
-      pageEnd: pageAt(Math.max(firstUnit.start, lastUnit.end - 1), text.length, section.pageStart, pageEnd),
+      ...pages,
       overlapUnits: r.start - from,
       tokenCount,
+      lines: linesOf(held),
+      // Every chunk carries the heading in its path; coverage counts it with the first.
+      headingLines: k === 0 ? (section.headingLines ?? []) : [],
     };
   });
 }
@@ -120,11 +156,26 @@ export function draftChunks(sections: readonly Section[], policy: ChunkPolicy, c
     const key = sectionPathString(s.path);
     if (!headingByPath.has(key)) headingByPath.set(key, s.heading);
   }
-  return planGroups(prepared, policy).flatMap((g: SectionGroup) => {
+  const drafts = planGroups(prepared, policy).flatMap((g: SectionGroup) => {
     if (g.kind === 'split') return splitDrafts(g.members[0], policy, counter);
     if (g.kind === 'merged') return [mergedDraft(g.members, g.filedUnder, headingByPath, counter)];
     return [singleDraft(g.members[0])];
   });
+  fileBlankHeadings(sections, drafts);
+  return drafts;
+}
+
+/**
+ * A heading with no text of its own (a chapter whose articles follow) makes no chunk, but every
+ * chunk under it prints it in its breadcrumb: its lines are held by the first of those chunks.
+ */
+function fileBlankHeadings(sections: readonly Section[], drafts: ChunkDraft[]): void {
+  for (const s of sections) {
+    if (s.text.trim() !== '' || !s.headingLines?.length) continue;
+    const path = sectionPathString(s.path);
+    const under = drafts.find((d) => d.sectionPath === path || d.sectionPath.startsWith(`${path}${PATH_SEPARATOR}`));
+    if (under) under.headingLines = [...under.headingLines, ...s.headingLines];
+  }
 }
 
 /** Breadcrumb line + blank line + body; just the body when there is no breadcrumb. */
@@ -161,7 +212,18 @@ export function finaliseChunks(doc: ChunkDocument, drafts: readonly ChunkDraft[]
   });
 }
 
+/** Sections → numbered, id'd chunks under one policy, with the printed lines each holds in its body and in its breadcrumb. */
+export function chunkDocument(
+  doc: ChunkDocument,
+  sections: readonly Section[],
+  policy: ChunkPolicy,
+  counter: TokenCounter,
+): { chunks: Chunk[]; lines: number[][]; headingLines: number[][] } {
+  const drafts = draftChunks(sections, policy, counter);
+  return { chunks: finaliseChunks(doc, drafts), lines: drafts.map((d) => d.lines), headingLines: drafts.map((d) => d.headingLines) };
+}
+
 /** Sections → numbered, id'd chunks under one policy. */
 export function chunkSections(doc: ChunkDocument, sections: readonly Section[], policy: ChunkPolicy, counter: TokenCounter): Chunk[] {
-  return finaliseChunks(doc, draftChunks(sections, policy, counter));
+  return chunkDocument(doc, sections, policy, counter).chunks;
 }

@@ -41,5 +41,7 @@ export const ExtractedDocument = z.object({
   }),
   /** Lines removed as running headers/footers (text, for audit), at most a few dozen. */
   strippedLines: z.array(z.string()),
+  /** Non-space characters of every line removed as a running header, footer or page number (counted apart from the body). */
+  runningChars: z.number().int().nonnegative().optional(),
 });
 export type ExtractedDocument = z.infer<typeof ExtractedDocument>;

@@ -4,3 +4,4 @@ export * from './extracted.ts';
 export * from './section.ts';
 export * from './chunk.ts';
 export * from './artifacts.ts';
+export * from './coverage.ts';

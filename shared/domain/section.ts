@@ -1,5 +1,20 @@
 import { z } from 'zod';
 
+/**
+ * Where a printed line's text sits in a section's text: characters `[start, end)` of `text`
+ * came from line `line` (its index in the document's reading-order lines, see
+ * shared/sectionize/flat-lines.ts), printed on page `page`. This is what gives a chunk, and a
+ * sentence quoted from it, the pages it was printed on, and what coverage is counted in.
+ * A tuple, not an object: a long document has tens of thousands.
+ */
+export const LineSpan = z.tuple([
+  z.number().int().nonnegative(),
+  z.number().int().nonnegative(),
+  z.number().int().positive(),
+  z.number().int().nonnegative(),
+]);
+export type LineSpan = z.infer<typeof LineSpan>;
+
 /** A section of a document: a heading and the text under it (before any child heading). */
 export const Section = z.object({
   /** Stable within a version: `s<order>`. */
@@ -17,8 +32,12 @@ export const Section = z.object({
   text: z.string(),
   pageStart: z.number().int().positive(),
   pageEnd: z.number().int().positive(),
-  /** How the heading was found: a pattern, the outline, or none (density fallback / preamble). */
-  source: z.enum(['pattern', 'outline', 'typography', 'density', 'preamble']),
+  /** How the heading was found: a pattern, the outline, or none (density fallback / preamble); `toc` for a table of contents kept as text. */
+  source: z.enum(['pattern', 'outline', 'typography', 'density', 'preamble', 'toc']),
+  /** The printed lines `text` is made of, in order (see {@link LineSpan}); absent in artifacts written before spans existed. */
+  spans: z.array(LineSpan).optional(),
+  /** The lines the heading was printed on (its title; none for a preamble or a size-based part). */
+  headingLines: z.array(z.number().int().nonnegative()).optional(),
 });
 export type Section = z.infer<typeof Section>;
 

@@ -69,10 +69,10 @@ async function readPages(doc: PDFDocumentProxy, hooks: ExtractHooks, range: Page
  *
  * @throws PermanentError GARBLED_TEXT
  */
-export function finishPages(raw: Page[]): { pages: Page[]; strippedLines: string[] } {
+export function finishPages(raw: Page[]): { pages: Page[]; strippedLines: string[]; runningChars: number } {
   assertReadableText(raw);
-  const { pages, stripped } = stripRunningLines(raw);
-  return { pages: pages.map((p) => ({ ...p, lines: joinHyphenatedLines(p.lines) })), strippedLines: stripped };
+  const { pages, stripped, strippedChars } = stripRunningLines(raw);
+  return { pages: pages.map((p) => ({ ...p, lines: joinHyphenatedLines(p.lines) })), strippedLines: stripped, runningChars: strippedChars };
 }
 
 /**
@@ -128,8 +128,8 @@ export async function extractDocument(
       }
       throw err;
     }
-    const { pages, strippedLines } = finishPages(raw);
-    return { pageCount, pages, outline: await readOutline(doc), info, strippedLines };
+    const { pages, strippedLines, runningChars } = finishPages(raw);
+    return { pageCount, pages, outline: await readOutline(doc), info, strippedLines, runningChars };
   } finally {
     await doc.destroy();
   }

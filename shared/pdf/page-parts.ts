@@ -20,8 +20,8 @@ export function joinParts(parts: readonly ExtractedDocument[]): ExtractedDocumen
   if (raw.every((p) => p.width === 0 && p.height === 0 && p.lines.length === 0)) {
     throw new PermanentError('CORRUPT_PDF', 'No page of the PDF could be read');
   }
-  const { pages, strippedLines } = finishPages(raw);
-  return { pageCount: first.pageCount, pages, outline: first.outline, info: first.info, strippedLines };
+  const { pages, strippedLines, runningChars } = finishPages(raw);
+  return { pageCount: first.pageCount, pages, outline: first.outline, info: first.info, strippedLines, runningChars };
 }
 
 /** Options of {@link withPageSplitting}. */

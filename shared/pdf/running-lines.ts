@@ -113,9 +113,9 @@ function bandOf(page: Page, opts: RunningLineOptions): number[] {
 export function stripRunningLines(
   pages: readonly Page[],
   options: Partial<RunningLineOptions> = {},
-): { pages: Page[]; stripped: string[] } {
+): { pages: Page[]; stripped: string[]; strippedChars: number } {
   const opts = { ...DEFAULTS, ...options };
-  const unchanged = { pages: pages.map((p) => ({ ...p })), stripped: [] };
+  const unchanged = { pages: pages.map((p) => ({ ...p })), stripped: [], strippedChars: 0 };
   const textPages = pages.filter((p) => p.lines.length > 0).length;
   if (textPages < opts.minPages) return unchanged;
   const widespread = Math.max(opts.minPages, Math.ceil(opts.minShare * textPages));
@@ -164,7 +164,14 @@ export function stripRunningLines(
 
   const total = pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
   let removed = 0;
-  for (const [pageIndex, set] of drop) for (const i of set) removed += pages[pageIndex]?.lines[i]?.text.length ?? 0;
+  let strippedChars = 0;
+  for (const [pageIndex, set] of drop) {
+    for (const i of set) {
+      const text = pages[pageIndex]?.lines[i]?.text ?? '';
+      removed += text.length;
+      strippedChars += text.replace(/\s/gu, '').length;
+    }
+  }
   // Repetition that covers most of the text is the content itself (a label sheet, a form).
   if (removed * 2 > total) return unchanged;
 
@@ -172,5 +179,5 @@ export function stripRunningLines(
     const gone = drop.get(pageIndex);
     return gone ? { ...page, lines: page.lines.filter((_, i) => !gone.has(i)) } : { ...page };
   });
-  return { pages: out, stripped };
+  return { pages: out, stripped, strippedChars };
 }

@@ -1,3 +1,4 @@
+import type { LineSpan } from '../domain/section.ts';
 import type { FlatLine } from './flat-lines.ts';
 
 // A line that starts an item of its own: ① 항, "1." 호, "가." 목, bullets, and statute notes
@@ -51,18 +52,30 @@ export function separator(prev: FlatLine, next: FlatLine, medianLength: number):
   return wrapJoiner(prev.text, next.text);
 }
 
+/** Body text and where each printed line of it sits (see LineSpan). */
+export interface JoinedBody {
+  text: string;
+  spans: LineSpan[];
+}
+
 /**
  * Joins body lines into text: wrapped lines glued, paragraph breaks kept as blank lines.
  * `first` is body printed on the heading line itself (`headingLine`), which the next line may
- * simply continue.
+ * simply continue. Each line's trimmed text goes in unchanged (only separators are added), so
+ * every span's characters are exactly that line's.
  */
-export function joinBody(first: string, lines: readonly FlatLine[], medianLength: number, headingLine?: FlatLine): string {
-  let text = first;
-  let prev: FlatLine | undefined = first && headingLine ? { ...headingLine, text: first } : undefined;
-  for (const line of lines) {
-    if (text === '') text = line.text;
-    else text += (prev ? separator(prev, line, medianLength) : '\n') + line.text;
-    prev = line;
-  }
-  return text.replace(/[ \t]+\n/g, '\n').trim();
+export function joinBody(first: string, lines: readonly FlatLine[], medianLength: number, headingLine?: FlatLine): JoinedBody {
+  let text = '';
+  const spans: LineSpan[] = [];
+  let prev: FlatLine | undefined;
+  const add = (line: FlatLine, piece: string) => {
+    if (piece === '') return;
+    if (text !== '') text += prev ? separator(prev, line, medianLength) : '\n';
+    spans.push([text.length, text.length + piece.length, line.page, line.index]);
+    text += piece;
+    prev = { ...line, text: piece };
+  };
+  if (headingLine) add(headingLine, first.trim());
+  for (const line of lines) add(line, line.text.trim());
+  return { text, spans };
 }

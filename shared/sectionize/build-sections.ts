@@ -1,19 +1,38 @@
-import type { Section } from '../domain/section.ts';
+import type { LineSpan, Section } from '../domain/section.ts';
 import { joinBody } from './body-text.ts';
 import type { FlatLine, LineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 import { normaliseHeading } from './heading-normalise.ts';
 
-type Draft = Omit<Section, 'id' | 'order'>;
+type Draft = Omit<Section, 'id' | 'order' | 'spans' | 'headingLines'> & { spans: LineSpan[]; headingLines: number[] };
 
 /** Non-space characters: what "empty" and "trivial" are measured in. */
 export function visibleChars(text: string): number {
   return text.replace(/\s/gu, '').length;
 }
 
-/** Appends a paragraph to a draft's text. */
-function appendText(draft: Draft, text: string): void {
+/** Appends a paragraph printed on `lines` to a draft's text; each of those lines gets a span over all of it. */
+function appendText(draft: Draft, text: string, lines: readonly FlatLine[]): void {
+  const start = draft.text ? draft.text.length + 2 : 0;
   draft.text = draft.text ? `${draft.text}\n\n${text}` : text;
+  draft.spans = [...draft.spans, ...lines.map((l): LineSpan => [start, start + text.length, l.page, l.index])];
+}
+
+/** Prepends a paragraph (and its spans) to a draft's text: the spans already there move along. */
+function prependText(draft: Draft, text: string, spans: readonly LineSpan[]): void {
+  if (!draft.text) {
+    draft.text = text;
+    draft.spans = [...spans];
+    return;
+  }
+  const shift = text.length + 2;
+  draft.text = `${text}\n\n${draft.text}`;
+  draft.spans = [...spans, ...draft.spans.map(([s, e, p, l]): LineSpan => [s + shift, e + shift, p, l])];
+}
+
+/** The printed lines of a heading (none for a virtual one). */
+function headingLinesOf(lines: readonly FlatLine[], h: Pick<Heading, 'line' | 'span'>): FlatLine[] {
+  return lines.slice(h.line, h.line + h.span);
 }
 
 /**
@@ -21,19 +40,20 @@ function appendText(draft: Draft, text: string): void {
  * of the section before them, so nothing printed is lost. Returns the preamble addition when
  * the first section was such a leaf.
  */
-function dropEmptyLeaves(drafts: Draft[]): string {
-  let orphan = '';
+function dropEmptyLeaves(drafts: Draft[], lines: readonly FlatLine[]): { text: string; spans: LineSpan[] } {
+  const orphan: Draft = { title: '', heading: '', path: [], level: 1, text: '', pageStart: 1, pageEnd: 1, source: 'preamble', spans: [], headingLines: [] };
   for (let k = drafts.length - 1; k >= 0; k--) {
     const d = drafts[k];
     if (!d || visibleChars(d.text) > 0) continue;
     const next = drafts[k + 1];
     if (next && next.level > d.level) continue;
     drafts.splice(k, 1);
+    const printed = d.headingLines.map((i) => lines[i]).filter((l): l is FlatLine => l !== undefined);
     const prev = drafts[k - 1];
-    if (prev) appendText(prev, d.title);
-    else orphan = orphan ? `${d.title}\n\n${orphan}` : d.title;
+    if (prev) appendText(prev, d.title, printed);
+    else prependText(orphan, d.title, printed.map((l): LineSpan => [0, d.title.length, l.page, l.index]));
   }
-  return orphan;
+  return { text: orphan.text, spans: orphan.spans };
 }
 
 /** Body lines of the document that belong to no heading and were not dropped, in [from, to). */
@@ -74,35 +94,38 @@ export function buildSections(
     while (stack.length > 0 && (stack[stack.length - 1]?.rank ?? 0) >= h.rank) stack.pop();
     stack.push({ rank: h.rank, title: h.title });
     const pageStart = own?.page ?? body[0]?.page ?? 1;
+    const joined = joinBody(h.rest, body, stats.medianLength, own);
     drafts.push({
       title: h.title,
       heading: normaliseHeading(h.title),
       path: stack.map((s) => s.title),
       level: stack.length,
-      text: joinBody(h.rest, body, stats.medianLength, own),
+      text: joined.text,
       pageStart,
       pageEnd: Math.max(pageStart, body[body.length - 1]?.page ?? pageStart),
       source: h.source,
+      spans: joined.spans,
+      headingLines: headingLinesOf(lines, h).map((l) => l.index),
     });
   });
 
-  const orphan = dropEmptyLeaves(drafts);
+  const orphan = dropEmptyLeaves(drafts, lines);
   const firstLine = sorted[0]?.line ?? lines.length;
   const pre = bodyLines(lines, dropped, 0, firstLine);
-  let preText = joinBody('', pre, stats.medianLength);
-  if (orphan) preText = preText ? `${preText}\n\n${orphan}` : orphan;
-  if (visibleChars(preText) >= options.minPreambleChars) {
-    const pageStart = pre[0]?.page ?? drafts[0]?.pageStart ?? 1;
-    drafts.unshift({
-      title: 'Preamble',
-      heading: 'preamble',
-      path: ['Preamble'],
-      level: 1,
-      text: preText,
-      pageStart,
-      pageEnd: Math.max(pageStart, pre[pre.length - 1]?.page ?? pageStart),
-      source: 'preamble',
-    });
+  const preamble: Draft = { title: 'Preamble', heading: 'preamble', path: ['Preamble'], level: 1, text: '', pageStart: 1, pageEnd: 1, source: 'preamble', spans: [], headingLines: [] };
+  const joined = joinBody('', pre, stats.medianLength);
+  preamble.text = joined.text;
+  preamble.spans = joined.spans;
+  if (orphan.text) {
+    const shift = preamble.text ? preamble.text.length + 2 : 0;
+    preamble.text = preamble.text ? `${preamble.text}\n\n${orphan.text}` : orphan.text;
+    preamble.spans = [...preamble.spans, ...orphan.spans.map(([s, e, p, l]): LineSpan => [s + shift, e + shift, p, l])];
+  }
+  if (visibleChars(preamble.text) >= options.minPreambleChars) {
+    const pages = preamble.spans.map((sp) => sp[2]);
+    preamble.pageStart = pages.length ? Math.min(...pages) : (drafts[0]?.pageStart ?? 1);
+    preamble.pageEnd = pages.length ? Math.max(...pages) : preamble.pageStart;
+    drafts.unshift(preamble);
   }
   return drafts.map((d, order) => ({ id: `s${order}`, order, ...d }));
 }

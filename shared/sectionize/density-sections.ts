@@ -47,7 +47,7 @@ export function densitySections(
 
   const sections: Section[] = [];
   for (const part of parts) {
-    const text = joinBody('', part, stats.medianLength);
+    const { text, spans } = joinBody('', part, stats.medianLength);
     if (!text.replace(/\s/gu, '')) continue;
     const n = sections.length + 1;
     const pageStart = part[0]?.page ?? 1;
@@ -62,6 +62,8 @@ export function densitySections(
       pageStart,
       pageEnd: Math.max(pageStart, part[part.length - 1]?.page ?? pageStart),
       source: 'density',
+      spans,
+      headingLines: [],
     });
   }
   return sections;

@@ -1,7 +1,11 @@
+import type { LineInventory } from '../domain/coverage.ts';
 import type { ExtractedDocument } from '../domain/extracted.ts';
 
 /** One line of the document in reading order, with what the sectionizer needs to judge it. */
 export interface FlatLine {
+  /** Its index in the document's reading-order lines: what a section's spans refer to. */
+  index: number;
+  /** The line's text, NFC-normalised (what chunks and their offsets are made of). */
   text: string;
   x: number;
   y: number;
@@ -48,7 +52,7 @@ export function flattenLines(doc: ExtractedDocument): FlatLine[] {
       const prev = i > 0 ? page.lines[i - 1] : undefined;
       const dy = prev ? prev.y - line.y : Infinity;
       const gapBefore = !prev || dy <= 0 || pitch <= 0 ? Infinity : dy / pitch;
-      out.push({ text: line.text, x: line.x, y: line.y, fontSize: line.fontSize, page: page.number, gapBefore });
+      out.push({ index: out.length, text: line.text.normalize('NFC'), x: line.x, y: line.y, fontSize: line.fontSize, page: page.number, gapBefore });
     });
   }
   return out;
@@ -65,4 +69,10 @@ export function lineStats(lines: readonly FlatLine[]): LineStats {
   let best = -1;
   for (const [size, w] of weight) if (w > best) [bodyFontSize, best] = [size, w];
   return { bodyFontSize, medianLength: median(lines.map((l) => l.text.length)) };
+}
+
+/** Every flat line's page and non-space characters (see LineInventory): what coverage is counted against. */
+export function lineInventory(doc: ExtractedDocument): LineInventory {
+  const lines = flattenLines(doc);
+  return { pages: lines.map((l) => l.page), chars: lines.map((l) => l.text.replace(/\s/gu, '').length), runningChars: doc.runningChars ?? 0 };
 }

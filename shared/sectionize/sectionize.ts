@@ -1,6 +1,7 @@
 import type { ExtractedDocument } from '../domain/extracted.ts';
 import type { Section } from '../domain/section.ts';
 import { buildSections, visibleChars } from './build-sections.ts';
+import { withContents } from './contents-sections.ts';
 import { densitySections } from './density-sections.ts';
 import { flattenLines, lineStats, type FlatLine, type LineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
@@ -96,10 +97,9 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
     const typographic = typographyHeadings(lines, dropped, stats);
     if (enough(typographic)) headings = typographic;
   }
-  if (headings.length === 0) {
-    return densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
-  }
+  const bySize = () => densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
+  if (headings.length === 0) return withContents(bySize(), lines, dropped, stats);
   const sections = buildSections(lines, dropped, nestByNumber(headings), stats, { minPreambleChars: opts.minPreambleChars });
   // Every heading may have turned out empty (headings without text): split by size instead.
-  return sections.length > 0 ? sections : densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
+  return withContents(sections.length > 0 ? sections : bySize(), lines, dropped, stats);
 }

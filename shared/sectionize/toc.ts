@@ -12,13 +12,24 @@ export interface TocOptions {
 const DEFAULTS: TocOptions = { minLeaderEntries: 3, minBareEntries: 6 };
 // How a line of body text ends, and a wrapped TOC entry does not.
 const SENTENCE_END = /(?:[.!?。]|다|요)["'”’)]?$/u;
-const TOC_TITLE = /^(?:table of contents|contents|목\s?차|차\s?례|list of (?:figures|tables))$/iu;
+export const TOC_TITLE = /^(?:table of contents|contents|목\s?차|차\s?례|list of (?:figures|tables))$/iu;
+
+/** Share of a run's bare entries that must be headings printed again later for the run to be a TOC. */
+const REPEATED_SHARE = 0.5;
+
+/** A heading's identity for "printed again": its kind and numbering, or its text when unnumbered. */
+function headingKey(m: HeadingMatch, text: string): string {
+  return m.seq.length > 0 ? `${m.kind}:${m.seq.join('.')}` : `${m.kind}:${text.replace(/\s+/gu, ' ').trim().toLowerCase()}`;
+}
 
 /**
  * Finds tables of contents: runs of heading-shaped lines with no body between them (the Korean
  * statute lists every 제N조 on its first pages) or of dot-leader entries. One stray line inside
- * a run (a wrapped entry) does not break it. Returns the indexes of the lines to drop, with the
- * "Contents" title right above a run.
+ * a run (a wrapped entry) does not break it. A run without leaders is a TOC only when most of its
+ * entries are printed again as headings after it — that is what a TOC is; numbered requirements
+ * or checklist items with short or no text of their own are not. Returns the indexes of the
+ * TOC's lines, with the "Contents" title right above a run (they become a Contents section,
+ * never headings).
  */
 export function findTocLines(
   lines: readonly FlatLine[],
@@ -49,6 +60,16 @@ export function findTocLines(
       if (a !== b) return b < a;
     }
     return false;
+  };
+  // Where each heading is printed (line indexes, ascending), to tell a TOC from a run of real headings.
+  const printedAt = new Map<string, number[]>();
+  for (const [k, m] of [...matches].sort((a, b) => a[0] - b[0])) {
+    const key = headingKey(m, lines[k]?.text ?? '');
+    printedAt.set(key, [...(printedAt.get(key) ?? []), k]);
+  }
+  const printedAgainAfter = (k: number, end: number): boolean => {
+    const m = matches.get(k);
+    return m !== undefined && (printedAt.get(headingKey(m, lines[k]?.text ?? '')) ?? []).some((at) => at > end);
   };
   const drop = new Set<number>();
   let i = 0;
@@ -84,7 +105,11 @@ export function findTocLines(
     }
     // A dot-leader TOC ends at its last leader line: a heading right after it is the text's own.
     if (leaders >= opts.minLeaderEntries) end = lastLeader;
-    if (leaders >= opts.minLeaderEntries || bare + leaders >= opts.minBareEntries) {
+    const bareEntries = [];
+    for (let k = i; k <= end; k++) if (entry(k) === 'bare') bareEntries.push(k);
+    const repeated = bareEntries.filter((k) => printedAgainAfter(k, end)).length;
+    const bareToc = bare + leaders >= opts.minBareEntries && repeated >= REPEATED_SHARE * bareEntries.length;
+    if (leaders >= opts.minLeaderEntries || bareToc) {
       for (let k = i; k <= end; k++) drop.add(k);
       for (let k = Math.max(0, i - 2); k < i; k++) if (TOC_TITLE.test(lines[k]?.text ?? '')) drop.add(k);
     }

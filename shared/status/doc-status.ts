@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Coverage, MIN_COVERAGE } from '../domain/coverage.ts';
 import { DocumentProfile, parseProfile } from '../domain/document.ts';
 
 export const DOC_STATES = ['queued', 'running', 'indexed', 'failed', 'deleting', 'deleted'] as const;
@@ -27,6 +28,28 @@ function parseWarnings(raw: string | undefined): StatusWarning[] | undefined {
   }
 }
 
+/** Coverage stored as JSON in one hash field; an unreadable value reads as none. */
+function parseCoverage(raw: string | undefined): Coverage | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed = Coverage.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The warning a document indexed below MIN_COVERAGE carries, naming the pages whose text no chunk holds; null above it. */
+export function coverageWarning(coverage: Coverage): StatusWarning | null {
+  if (coverage.ratio >= MIN_COVERAGE) return null;
+  const missing = coverage.bodyChars - coverage.indexedChars;
+  return {
+    code: 'TEXT_NOT_INDEXED',
+    message: `${missing} of ${coverage.bodyChars} characters of body text (${((1 - coverage.ratio) * 100).toFixed(1)}%) are in no chunk`,
+    pages: coverage.unindexed.map((u) => u.page),
+  };
+}
+
 /**
  * The per-document status record: registration (source, version, generation) and progress
  * through the stages. One Redis hash per document, so every update is a single atomic write.
@@ -50,6 +73,8 @@ export const DocStatus = z.object({
   warnings: z.array(StatusWarning).optional(),
   /** What the document is about (organisations, period, form), once indexed; absent before. */
   profile: DocumentProfile.optional(),
+  /** How much of its printed body text is indexed, once chunked (see shared/domain/coverage.ts); absent before. */
+  coverage: Coverage.optional(),
   registeredAt: z.string(),
   updatedAt: z.string(),
 });
@@ -61,7 +86,9 @@ export function parseStatusHash(h: Record<string, string>): DocStatus | null {
   const timings: Record<string, number> = {};
   for (const [k, v] of Object.entries(h)) if (k.startsWith('t_')) timings[k.slice(2)] = Number(v);
   const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
-  const warnings = parseWarnings(h.warnings);
+  const coverage = parseCoverage(h.coverage);
+  const lowCoverage = coverage ? coverageWarning(coverage) : null;
+  const warnings = lowCoverage ? [...(parseWarnings(h.warnings) ?? []), lowCoverage] : parseWarnings(h.warnings);
   const profile = parseProfile(h.profile);
   return DocStatus.parse({
     docId: h.doc_id,
@@ -78,6 +105,7 @@ export function parseStatusHash(h: Record<string, string>): DocStatus | null {
     chunkCount: num(h.chunk_count),
     ...(warnings ? { warnings } : {}),
     ...(profile ? { profile } : {}),
+    ...(coverage ? { coverage } : {}),
     registeredAt: h.registered_at ?? '',
     updatedAt: h.updated_at ?? '',
   });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Coverage } from '../domain/coverage.ts';
 import type { DocumentProfile } from '../domain/document.ts';
 import { defineScript } from './redis-script.ts';
 import { parseStatusHash, type DocState, type DocStatus, type StatusWarning } from './doc-status.ts';
@@ -24,7 +25,7 @@ for _, f in ipairs(redis.call('HKEYS', h)) do
 end
 redis.call('HSET', h, 'doc_id', ARGV[1], 'source_key', ARGV[2], 'version', ARGV[3], 'gen', gen,
   'state', 'queued', 'stage', 'extract', 'progress', 0, 'error_code', '', 'error_message', '',
-  'page_count', '', 'chunk_count', '', 'warnings', '', 'profile', '', 'registered_at', ARGV[4], 'updated_at', ARGV[4])
+  'page_count', '', 'chunk_count', '', 'warnings', '', 'profile', '', 'coverage', '', 'registered_at', ARGV[4], 'updated_at', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
 return {'registered', tonumber(gen)}
 `);
@@ -73,6 +74,8 @@ export interface StageUpdate {
   warnings?: StatusWarning[];
   /** The document's profile (organisations, period, form), shown with its status; null clears it. */
   profile?: DocumentProfile | null;
+  /** How much of the document's printed text its chunks hold (see shared/domain/coverage.ts). */
+  coverage?: Coverage;
 }
 
 /** Per-document registration and status, in Redis (one hash per document plus an index). */
@@ -120,6 +123,7 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
     if (u.chunkCount !== undefined) fields.push('chunk_count', u.chunkCount);
     if (u.warnings !== undefined) fields.push('warnings', u.warnings.length > 0 ? JSON.stringify(u.warnings) : '');
     if (u.profile !== undefined) fields.push('profile', u.profile ? JSON.stringify(u.profile) : '');
+    if (u.coverage !== undefined) fields.push('coverage', JSON.stringify(u.coverage));
     const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), condition.atStage ?? '', ...fields]);
     return Number(ok) === 1;
   };

@@ -202,7 +202,7 @@ describe.skipIf(!REDIS_AVAILABLE)('streaming answers and the OpenAI-compatible c
       });
       const own = new Redis(redis.url, { maxRetriesPerRequest: null });
       try {
-        const ctx = { ...service.ports, redis: own, store, log: createLogger('silent'), signal: new AbortController().signal, progress: async () => undefined, attemptsMade };
+        const ctx = { ...service.ports, redis: own, store, log: createLogger('silent'), signal: new AbortController().signal, progress: async () => undefined, recordStatus: () => undefined, attemptsMade };
         await expect(agentWorker.handler({ runId, query: QUESTION }, ctx)).rejects.toBe(err);
         const entries = await own.xrange(runStreamKey(ws.config.prefix, runId), '-', '+');
         return entries.map(([, fields]) => parseRunEntry(fields));

@@ -53,10 +53,11 @@ describe.skipIf(!REDIS_AVAILABLE)('per-document round trips through the queues',
       expect(done.map((s) => s.state)).toEqual(['indexed', 'indexed', 'indexed']);
 
       // Per stage: "running" (which also checks the registration is current) and the hand-over
-      // (timing + next stage queued); extract and upsert each write one more (page count, indexed).
-      // Upsert checks currency once more under the document lock.
+      // (timing + next stage queued, with what the stage recorded: page count, warnings,
+      // coverage); upsert writes one more (indexed) and checks currency once more under the
+      // document lock.
       const statusCalls = (calls.get('status.update') ?? 0) + (calls.get('status.isCurrent') ?? 0);
-      expect(statusCalls).toBe(docIds.length * (STAGES.length * 2 + 2 + 1));
+      expect(statusCalls).toBe(docIds.length * (STAGES.length * 2 + 1 + 1));
       expect(calls.get('store.ensureSchema')).toBe(1);
       // First ingests: nothing of an older version to delete, so no delete commit.
       expect(calls.get('store.deleteByDoc') ?? 0).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentProgress, formatStatuses, progressBar } from '../../apps/cli/format.ts';
+import { documentProgress, formatCoverage, formatStatuses, progressBar } from '../../apps/cli/format.ts';
 import { parseStages } from '../../apps/cli/commands/run.ts';
 import { WORKER_NAMES } from '../../workers/index.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
@@ -41,6 +41,16 @@ describe('cli formatting', () => {
     expect(out).toMatch(/a\s+indexed\s+3p\s+7 chunks/);
     expect(out).toContain('PASSWORD_REQUIRED: needs a password');
     expect(out).toMatch(/1 indexed, 1 failed$/);
+  });
+
+  it('shows coverage, and a document whose text is not all indexed with the pages concerned', () => {
+    expect(formatCoverage(1)).toBe('100% indexed');
+    expect(formatCoverage(0.99999)).toBe('99.9% indexed');
+    expect(formatCoverage(0.9)).toBe('90.0% indexed');
+    const coverage = { ratio: 0.9, bodyChars: 1000, indexedChars: 900, runningChars: 0, unindexed: [{ page: 4, chars: 100 }] };
+    const warning = { code: 'TEXT_NOT_INDEXED', message: '100 of 1000 characters of body text (10.0%) are in no chunk', pages: [4] };
+    const out = formatStatuses([{ ...base, docId: 'e', state: 'indexed', chunkCount: 4, coverage, warnings: [warning] }]);
+    expect(out).toMatch(/e\s+indexed\s+3p\s+4 chunks\s+90\.0% indexed\s+warning TEXT_NOT_INDEXED: 100 of 1000 characters .* \(pages 4\)/);
   });
 
   it('shows the warnings of a document indexed with reservations', () => {

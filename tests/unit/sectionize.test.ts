@@ -44,6 +44,8 @@ function check(sections: Section[]): Section[] {
 }
 
 const titles = (sections: Section[]): string[] => sections.map((s) => s.title);
+/** The sections headings made (a table of contents is kept as text, in sections of its own). */
+const structure = (sections: Section[]): Section[] => sections.filter((s) => s.source !== 'toc');
 const byTitle = (sections: Section[], title: string): Section | undefined => sections.find((s) => s.title === title);
 
 describe('Korean statutes', () => {
@@ -88,7 +90,7 @@ describe('Korean statutes', () => {
   const sections = check(sectionizeStage(statute));
 
   it('nests articles under chapters, supplementary provisions on top', () => {
-    expect(titles(sections)).toEqual([
+    expect(titles(structure(sections))).toEqual([
       'Preamble',
       '제1장 총칙',
       '제1조(목적)',
@@ -108,12 +110,17 @@ describe('Korean statutes', () => {
     expect(byTitle(sections, '부칙 <제20520호, 2024. 10. 22.>')?.heading).toBe('부칙');
   });
 
-  it('drops the table of contents and keeps the title block as preamble', () => {
+  it('keeps the table of contents as a Contents section of its own, the title block as preamble', () => {
     const preamble = sections[0];
-    expect(preamble).toMatchObject({ source: 'preamble', level: 1, pageStart: 1, pageEnd: 2 });
+    expect(preamble).toMatchObject({ source: 'preamble', level: 1, pageStart: 1 });
     expect(preamble?.text).toContain('[시행 2025. 2. 23.]');
     expect(preamble?.text).not.toContain('제1조');
     expect(sections.filter((s) => s.title === '제1조(목적)')).toHaveLength(1);
+    const contents = sections.filter((s) => s.source === 'toc');
+    expect(contents).toHaveLength(1);
+    expect(contents[0]).toMatchObject({ title: 'Contents', path: ['Contents'], level: 1, headingLines: [] });
+    expect(contents[0]?.text).toContain('제1조(목적)');
+    expect(contents[0]?.text).toContain('제2장 근로계약');
   });
 
   it('keeps the article body, with its items and inline references, under the article', () => {
@@ -250,8 +257,11 @@ describe('tables of contents', () => {
       ['1 Purpose', 'This section is informative.', '', '2 Introduction', 'Digital identity is hard.', '', '2.1 Background', 'History.', '', '3 References', '[1] A reference.'],
     ]);
     const sections = check(sectionizeStage(doc));
-    expect(titles(sections)).toEqual(['1 Purpose', '2 Introduction', '2.1 Background', '3 References']);
-    expect(sections.map((s) => s.pageStart)).toEqual([2, 2, 2, 2]);
+    expect(titles(structure(sections))).toEqual(['1 Purpose', '2 Introduction', '2.1 Background', '3 References']);
+    expect(structure(sections).map((s) => s.pageStart)).toEqual([2, 2, 2, 2]);
+    // The TOC is text, kept under its printed title: searchable, never headings.
+    expect(sections[0]).toMatchObject({ title: 'Table of Contents', source: 'toc', pageStart: 1, pageEnd: 1 });
+    expect(sections[0]?.text).toContain('2.1 Background ................. 2');
   });
 
   it('finds unnumbered top-level TOC entries again in the body', () => {
@@ -260,7 +270,7 @@ describe('tables of contents', () => {
       ['1. Introduction', 'Intro text.', '', '2. Design', 'Design text.', 'Table 1. Sizes', 'a b c', '', 'Contributors', 'Alice and Bob helped.'],
     ]);
     const sections = check(sectionizeStage(doc));
-    expect(titles(sections)).toEqual(['1. Introduction', '2. Design', 'Contributors']);
+    expect(titles(structure(sections))).toEqual(['1. Introduction', '2. Design', 'Contributors']);
     expect(byTitle(sections, '2. Design')?.text).toContain('Table 1. Sizes');
   });
 });

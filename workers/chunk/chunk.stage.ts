@@ -1,6 +1,8 @@
 import type { Chunk } from '../../shared/domain/chunk.ts';
 import type { Section } from '../../shared/domain/section.ts';
-import { chunkSections } from '../../shared/chunk/chunker.ts';
+import { chunkDocument } from '../../shared/chunk/chunker.ts';
+import { coverageOf } from '../../shared/chunk/coverage.ts';
+import type { Coverage, LineInventory } from '../../shared/domain/coverage.ts';
 import { resolvePolicy, type ChunkPolicyTable } from '../../shared/chunk/policy.ts';
 import { createCl100kCounter, type TokenCounter } from '../../shared/chunk/tokenizer.ts';
 
@@ -11,6 +13,16 @@ export interface ChunkStageInput {
   /** The document's doc_type (meta.doc_type, or 'unknown'); picks the row of the policy table. */
   docType: string;
   sections: Section[];
+  /** Every printed line of the document (from the sectionize stage); without it, no coverage is counted. */
+  inventory?: LineInventory;
+}
+
+/** What the chunk stage makes: the chunks, the printed lines each holds (in its body; in its breadcrumb only), and the document's coverage. */
+export interface ChunkStageOutput {
+  chunks: Chunk[];
+  lines: number[][];
+  headingLines: number[][];
+  coverage: Coverage | null;
 }
 
 /**
@@ -26,6 +38,13 @@ export interface ChunkStageInput {
  * @throws PermanentError INVALID_CONFIG when the policy table has no valid entry for the doc type.
  */
 export function chunkStage(input: ChunkStageInput, policies: ChunkPolicyTable, tokenizer: TokenCounter = createCl100kCounter()): Chunk[] {
+  return chunkStageWithCoverage(input, policies, tokenizer).chunks;
+}
+
+/** {@link chunkStage}, with the printed lines each chunk holds and the coverage they add up to. */
+export function chunkStageWithCoverage(input: ChunkStageInput, policies: ChunkPolicyTable, tokenizer: TokenCounter = createCl100kCounter()): ChunkStageOutput {
   const policy = resolvePolicy(policies, input.docType);
-  return chunkSections({ docId: input.docId, version: input.version }, input.sections, policy, tokenizer);
+  const { chunks, lines, headingLines } = chunkDocument({ docId: input.docId, version: input.version }, input.sections, policy, tokenizer);
+  const held = lines.map((body, k) => [...body, ...(headingLines[k] ?? [])]);
+  return { chunks, lines, headingLines, coverage: input.inventory ? coverageOf(input.inventory, held) : null };
 }

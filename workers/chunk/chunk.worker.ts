@@ -3,17 +3,19 @@ import { DEFAULT_CHUNK_POLICIES } from '../../shared/chunk/policy.ts';
 import { createCl100kCounter } from '../../shared/chunk/tokenizer.ts';
 import { SectionsArtifact, SourceRecord } from '../../shared/domain/index.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
-import { chunkStage } from './chunk.stage.ts';
+import { chunkStageWithCoverage } from './chunk.stage.ts';
 
 export const chunkWorker = defineStageWorker(
   chunkQueue,
   async ({ docId, version }, ctx) => {
-    const [{ sections }, source] = await Promise.all([
+    const [{ sections, inventory }, source] = await Promise.all([
       ctx.artifacts.getJson(docId, version, 'sections.json', SectionsArtifact),
       ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord),
     ]);
-    const chunks = chunkStage({ docId, version, docType: source.meta.doc_type ?? 'unknown', sections }, DEFAULT_CHUNK_POLICIES);
-    await ctx.artifacts.putJson(docId, version, 'chunks.json', { chunks });
+    const { chunks, lines, headingLines, coverage } = chunkStageWithCoverage({ docId, version, docType: source.meta.doc_type ?? 'unknown', sections, inventory }, DEFAULT_CHUNK_POLICIES);
+    await ctx.artifacts.putJson(docId, version, 'chunks.json', { chunks, lines, headingLines, ...(coverage ? { coverage } : {}) });
+    // Text no chunk holds is said on the status record, never dropped silently.
+    if (coverage) ctx.recordStatus({ coverage });
     return { chunkCount: chunks.length };
   },
   // The tokenizer's tables load on first use (~35 MB, up to a second on a busy machine): at

@@ -6,7 +6,7 @@ import { defineStageWorker } from '../runtime/stage-worker.ts';
 
 export const extractWorker = defineStageWorker(
   extractQueue,
-  async ({ docId, version, gen }, ctx) => {
+  async ({ docId, version }, ctx) => {
     const source = await ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord);
     const bytes = await ctx.artifacts.getBytes(docId, version, 'source.pdf');
     const { maxBytes, maxPages } = ctx.config.extract;
@@ -19,7 +19,7 @@ export const extractWorker = defineStageWorker(
     await ctx.artifacts.putJson(docId, version, 'extracted.json', extracted);
     const charCount = extracted.pages.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length, 0), 0);
     // A few garbled pages do not fail the document (a mostly garbled one failed above): say which.
-    await ctx.status.update(docId, version, gen, { pageCount: extracted.pageCount, warnings: textWarnings(extracted.pages) });
+    ctx.recordStatus({ pageCount: extracted.pageCount, warnings: textWarnings(extracted.pages) });
     return { pageCount: extracted.pageCount, charCount };
   },
   {

@@ -1,7 +1,8 @@
 import { describeError } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import type { Ports } from './ports.ts';
-import type { StageWorkerDefinition } from './stage-worker.ts';
+import { IngestPayload } from '../../queues/define-queue.ts';
+import type { StageWorkerDefinition, StatusFields } from './stage-worker.ts';
 
 /**
  * Runs one stage's handler in this process, without a queue: for `quarry ingest <stage> --doc-id`
@@ -9,6 +10,10 @@ import type { StageWorkerDefinition } from './stage-worker.ts';
  */
 export async function runStageOnce(def: StageWorkerDefinition, payload: unknown, ports: Ports, log: Logger): Promise<unknown> {
   const data = def.queue.payload.parse(payload);
+  // A replay records what the stage found (coverage, page count) on the document's current
+  // registration, as the worker's hand-over would; there is no hand-over to ride on.
+  const track = IngestPayload.safeParse(data);
+  let recorded: StatusFields = {};
   try {
     const result = await def.handler(data, {
       ...ports,
@@ -16,8 +21,11 @@ export async function runStageOnce(def: StageWorkerDefinition, payload: unknown,
       signal: new AbortController().signal,
       attemptsMade: 0,
       progress: async () => undefined,
+      recordStatus: (fields) => void (recorded = { ...recorded, ...fields }),
     });
-    return def.queue.result.parse(result);
+    const checked = def.queue.result.parse(result);
+    if (track.success && Object.keys(recorded).length > 0) await ports.status.update(track.data.docId, track.data.version, track.data.gen, recorded);
+    return checked;
   } catch (err) {
     log.error('stage failed', { queue: def.queue.name, ...describeError(err) });
     throw err;

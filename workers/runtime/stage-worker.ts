@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { QueueDefinition } from '../../queues/define-queue.ts';
+import type { StageUpdate } from '../../shared/status/status-store.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import type { Ports } from './ports.ts';
 
@@ -11,7 +12,16 @@ export interface StageContext extends Ports {
   progress(pct: number): Promise<void>;
   /** How many times this job has been tried before (0 on the first try). */
   attemptsMade: number;
+  /**
+   * Fields for the document's status record (page count, warnings, coverage), written with the
+   * stage's hand-over in the same atomic update: no extra round trip, and nothing recorded for a
+   * registration that is no longer current.
+   */
+  recordStatus(fields: StatusFields): void;
 }
+
+/** What a stage may record on its document's status record. */
+export type StatusFields = Pick<StageUpdate, 'pageCount' | 'chunkCount' | 'warnings' | 'profile' | 'coverage'>;
 
 export type StageHandler<P extends z.ZodType, R extends z.ZodType> = (
   payload: z.infer<P>,

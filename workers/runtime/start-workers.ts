@@ -9,7 +9,7 @@ import { codedReason, failureOfReason, SHUTDOWN_REASON } from './job-failure.ts'
 import { applyWorkerNice } from './nice.ts';
 import { createRedis, type Ports } from './ports.ts';
 import { throttledErrorLog } from '../../shared/redis/connection-log.ts';
-import type { StageWorkerDefinition } from './stage-worker.ts';
+import type { StatusFields, StageWorkerDefinition } from './stage-worker.ts';
 
 export interface WorkerGroup {
   readonly names: string[];
@@ -96,9 +96,11 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
       }
 
       const started = performance.now();
+      let recorded: StatusFields = {};
       try {
         const result = await def.handler(payload, {
           ...ports,
+          recordStatus: (fields) => void (recorded = { ...recorded, ...fields }),
           log: jlog,
           signal: signal ?? new AbortController().signal,
           attemptsMade: job.attemptsMade,
@@ -120,13 +122,13 @@ export function startWorkers(defs: readonly StageWorkerDefinition[], ports: Port
             track.docId,
             track.version,
             track.gen,
-            { timing: { stage, ms }, stage: stageName(queue.next.name), state: 'queued', progress: 0 },
+            { ...recorded, timing: { stage, ms }, stage: stageName(queue.next.name), state: 'queued', progress: 0 },
             atThisStage,
           );
           if (current) await ports.queues.enqueue(queue.next, track);
           else jlog.info('superseded while running: next stage not enqueued');
         } else if (track) {
-          await ports.status.update(track.docId, track.version, track.gen, { timing: { stage, ms }, progress: 100 });
+          await ports.status.update(track.docId, track.version, track.gen, { ...recorded, timing: { stage, ms }, progress: 100 });
         }
         jlog.info('stage done', { stage, ms: Math.round(ms) });
         return checked.data;

@@ -15,14 +15,40 @@ const FIGURE_QUESTION = new RegExp(
   `\\bhow\\s+(?:much|many)\\b|\\bwhat\\s+(?:was|were|is|are)\\s+(?:the\\s+)?(?:[\\w'’.-]+\\s+){0,5}${MEASURE}\\b|\\bwhat\\s+percentage\\b|얼마|금액|몇\\s*(?:명|개|건|%|퍼센트)|비율은`,
   'iu',
 );
-const DATE_QUESTION = /^\s*when\b|\bwhat\s+(?:date|day)\b|\bon\s+which\s+date\b|언제|며칠에|날짜는/iu;
+/**
+ * A question asks for a date when it asks what date or day, or "when" something happened or takes
+ * effect: "when" with a past or future auxiliary and an event ("When was the facility signed?",
+ * "When does the policy take effect?"). "When should a person contact law enforcement?" asks for
+ * a situation, not a date: a modal after "when", or no event, is prose.
+ */
+const EXPLICIT_DATE = /\bwhat\s+(?:date|day)\b|\bon\s+which\s+(?:date|day)\b|\bwhich\s+(?:date|day|year|month)\b|\bwhat\s+(?:year|month)\s+(?:did|does|do|will|was|were|is)\b|며칠에|날짜는|몇\s*월\s*며칠|언제\s*(?:부터|까지)|언제\s*\S*\s*(?:시행|적용|개시|종료|마감|만료|발효|지급)/iu;
+const WHEN_EVENT = new RegExp(
+  `\\bwhen\\s+(?:did|does|do|will|was|were|is|are|has|have)\\b(?:\\s+[\\w'’&.,-]+){0,8}?\\s+(?:${[
+    'take effect', 'took effect', 'takes effect', 'become effective', 'became effective', 'becomes effective', 'effective', 'expire', 'expired', 'expires',
+    'start', 'started', 'starts', 'begin', 'began', 'begins', 'end', 'ended', 'ends', 'close', 'closed', 'closes', 'open', 'opened', 'launch', 'launched',
+    'sign', 'signed', 'file', 'filed', 'issue', 'issued', 'publish', 'published', 'adopt', 'adopted', 'enact', 'enacted', 'found', 'founded', 'incorporated',
+    'acquire', 'acquired', 'complete', 'completed', 'announce', 'announced', 'occur', 'occurred', 'happen', 'happened', 'release', 'released', 'due',
+    'mature', 'matured', 'matures', 'terminate', 'terminated', 'paid', 'pay', 'declared', 'approved', 'amended', 'repealed', 'revised', 'held', 'end of',
+  ].join('|')})\\b`,
+  'iu',
+);
+/** "When" after which a modal asks for circumstances ("when should / must / can …"). */
+const WHEN_CIRCUMSTANCE = /\bwhen\s+(?:should|must|can|could|may|might|would|shall|ought|do\s+(?:i|we|you)|does\s+(?:one|a|an|the\s+\w+)\s+need)\b/iu;
+
+/** Whether a question asks for a date (see EXPLICIT_DATE, WHEN_EVENT). */
+export function asksForDate(question: string): boolean {
+  const q = question.normalize('NFKC');
+  if (EXPLICIT_DATE.test(q)) return true;
+  if (WHEN_CIRCUMSTANCE.test(q)) return false;
+  return WHEN_EVENT.test(q);
+}
 /** Comparisons, trends and explanations ask for prose even when they name a measure. */
 const PROSE_QUESTION = /\b(?:how\s+(?:has|have|did|does|do)\b(?!\s+much|\s+many)|why\b|explain|describe|summari[sz]e|outline|analy[sz]e|discuss|compare|trend|trends|relationship|impact|implications?)\b/i;
 
 /** The kind of answer a question asks for, or null for prose (explain, compare, describe). */
 export function askedAnswerKind(question: string): AnswerKind | null {
   const q = question.normalize('NFKC');
-  if (DATE_QUESTION.test(q)) return 'date';
+  if (asksForDate(q)) return 'date';
   if (PROSE_QUESTION.test(q) && !/\bhow\s+(?:much|many)\b/i.test(q)) return null;
   return FIGURE_QUESTION.test(q) ? 'figure' : null;
 }

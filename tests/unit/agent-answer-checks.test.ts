@@ -24,6 +24,17 @@ describe('what kind of answer a question asks for', () => {
     ['언제부터 시행되나요?', 'date'],
     ["How has Orchard's revenue changed over time?", null],
     ['Describe the risk factors Orchard lists.', null],
+    // Only a question about when something happened or takes effect asks for a date.
+    ['When does the new leave policy take effect?', 'date'],
+    ['When will the notes mature?', 'date'],
+    ['What date was the dividend paid?', 'date'],
+    ['In which year was the company founded? On which date?', 'date'],
+    ['When should a person contact law enforcement?', null],
+    ['When must an incident be reported to the security team?', null],
+    ['When can an employee request parental leave?', null],
+    ['When is a password considered compromised?', null],
+    ['시행일은 언제부터인가요?', 'date'],
+    ['언제 신고해야 하나요?', null],
   ])('%s → %s', (q, kind) => {
     expect(askedAnswerKind(q)).toBe(kind);
   });
@@ -59,6 +70,13 @@ describe('checkAnswerFit', () => {
     const fit = checkAnswerFit("What was Orchard's net income in Q2 2019?", { ...scope, unmatched: ['period Q2 2019'] }, [{ docId: 'orch-q3', body: 'Net income was $19,881 million.' }]);
     expect(fit.documentOk).toBe(false);
     expect(fit.problems).toEqual(['no indexed document matches the period Q2 2019 the question names']);
+  });
+
+  it('a "when" question about circumstances passes a passage that holds no date', () => {
+    const passage = { docId: 'guide', body: 'Contact law enforcement as soon as an incident involves a crime, such as extortion or stolen data.' };
+    expect(checkAnswerFit('When should a person contact law enforcement?', null, [passage])).toMatchObject({ kind: null, kindOk: true, problems: [] });
+    // …where a question about when something takes effect needs one.
+    expect(checkAnswerFit('When does the incident policy take effect?', null, [passage])).toMatchObject({ kind: 'date', kindOk: false });
   });
 
   it('without routing and for prose questions, only what can be checked is', () => {

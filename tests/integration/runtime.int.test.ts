@@ -10,6 +10,7 @@ import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { usePortsFixture } from '../helpers/ports-fixture.ts';
 import { REDIS_AVAILABLE } from '../helpers/redis.ts';
+import { settlesWithin } from '../helpers/timing-asserts.ts';
 
 const V = 'c'.repeat(64);
 
@@ -175,9 +176,9 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     const q = fx.ports.queues.queue(slow);
     for (let i = 0; i < 100 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(started).toEqual(['a:slow']);
-    const t0 = Date.now();
-    await a.close(300);
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    // The stuck job is aborted when the 300 ms grace ends: close() must not wait for it (or for
+    // its 30 s lock) — a generous hang guard, not a speed check.
+    await settlesWithin(a.close(300), 20_000, 'closing a worker holding a stuck job');
     // Not stalled until its lock expires, not retried after a backoff: back in line at once,
     // with no attempt counted, and its document still queued without an error.
     const id = `ingest-rt-slow-slow-${V}-g${gen}`;

@@ -133,9 +133,17 @@ describe.skipIf(!REDIS_AVAILABLE)('status store and document lock (real Redis)',
   });
 
   it('the holder renews the lock past its ttl; an abandoned lock frees itself', async () => {
-    const held = withDocLock(redis, 'lk3', 'd', () => new Promise((r) => setTimeout(r, 400)), { ttlMs: 150 });
-    await new Promise((r) => setTimeout(r, 250));
-    expect(await redis.get('lk3:lock:doc:d')).not.toBeNull(); // renewed beyond 150 ms
+    // Held until released here, with a 1 s ttl renewed every third of it: the lock is still there
+    // after three ttls have passed only because it was renewed (a busy event loop may delay a
+    // renewal by most of a second without losing it).
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const held = withDocLock(redis, 'lk3', 'd', () => released, { ttlMs: 1000 });
+    await expect.poll(() => redis.get('lk3:lock:doc:d'), { timeout: 10_000, interval: 20 }).not.toBeNull();
+    const firstValue = await redis.get('lk3:lock:doc:d');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await redis.get('lk3:lock:doc:d')).toBe(firstValue);
+    release();
     await held;
     expect(await redis.get('lk3:lock:doc:d')).toBeNull();
     await redis.set('lk4:lock:doc:d', 'dead-holder', 'PX', 200);

@@ -80,17 +80,13 @@ describe('hash embedder', () => {
     expect(createEmbedder({ provider: 'hash', dimension: 128 }).dimension).toBe(128);
   });
 
-  it('embeds 1,000 chunk-sized texts quickly', async () => {
+  it('embeds 1,000 chunk-sized texts in one call, each a unit vector (speed: npm run bench)', async () => {
     const words = 'the cookie header field carries state 출산 장려금 지원 대상 주택 청약 신청 자격 요건 및 절차에 관한 사항'.split(' ');
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const texts = Array.from({ length: 1000 }, () => Array.from({ length: 450 }, () => words[Math.floor(rnd() * words.length)]).join(' '));
-    const started = performance.now();
     const vectors = await e.embed(texts);
-    const ms = performance.now() - started;
-    console.info(`hash embed: 1000 texts × ~${Math.round(texts[0]!.length)} chars in ${ms.toFixed(0)} ms`);
     expect(vectors).toHaveLength(1000);
-    // Generous bound for slow CI machines; ~0.3 s on a laptop core.
-    expect(ms).toBeLessThan(5000);
+    for (const v of vectors) expect(Math.hypot(...v)).toBeCloseTo(1, 5);
   });
 });

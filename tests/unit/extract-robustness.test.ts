@@ -61,7 +61,8 @@ const CONTAINS: Record<string, string[]> = {
 };
 
 const LIMITS = { maxBytes: 10_000_000, maxPages: 1000 };
-const ISOLATION = { timeoutMs: 40_000, maxHeapMb: 512 };
+// A generous wall-clock cap: the child's CPU deadline decides, and a busy machine must not fail a good file.
+const ISOLATION = { timeoutMs: 300_000, maxHeapMb: 512 };
 const LIGATURES = /[\uFB00-\uFB06]/u;
 
 async function outcomeOf(bytes: Uint8Array, password?: string): Promise<{ outcome: Outcome; doc?: ExtractedDocument; message?: string }> {

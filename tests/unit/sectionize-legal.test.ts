@@ -169,13 +169,10 @@ describe.skipIf(!robustness.present)('sectionize over the robustness corpus', ()
     } catch {
       return; // failing files are covered by extract-robustness.test.ts
     }
-    const started = performance.now();
+    // (Its speed, linear in the lines, is measured by npm run bench, not here.)
     const sections = sectionizeStage(doc);
-    const elapsed = performance.now() - started;
     expectWellFormed(sections);
     expect(sections.length).toBeGreaterThan(0);
-    // Linear work: even the 352-page book takes well under a second.
-    expect(elapsed).toBeLessThan(2000);
   });
 
   it('gives the 352-page book its outline structure', async () => {

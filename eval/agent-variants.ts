@@ -61,7 +61,16 @@ export const agentVariant: AvailableVariant = {
       // The agent keeps `depth` passages; the rest of its candidates follow, so Recall@100 is comparable.
       const ranked = s.ranked.map((r) => retrieved(r.hit.chunk));
       const rest = (s.narrowed ?? s.candidates).map((h) => retrieved(h.chunk));
-      return { chunks: [...ranked, ...rest], answer: { citedDocIds: s.citations.map((c) => c.docId), validated: s.validated } };
+      return {
+        chunks: [...ranked, ...rest],
+        answer: {
+          text: s.text,
+          dateQualifier: s.dateQualifier,
+          citations: s.citations.map((c) => ({ docId: c.docId, pages: c.pages })),
+          validated: s.validated,
+          notFound: s.notFound,
+        },
+      };
     };
   },
 };

@@ -6,8 +6,8 @@ import { createAgentDeps } from '../workers/agent/agent-deps.ts';
 import type { Ports } from '../workers/runtime/ports.ts';
 import { extractFigures } from './figures.ts';
 import { loadFilings, type FilingQuestion } from './filings-data.ts';
-import { ingestFilings } from './filings-ingest.ts';
-import { FILINGS_K, meanMeasures, measureQuestion, type FilingsMeans, type QuestionMeasures } from './filings-measures.ts';
+import { ingestFilings, readPageTexts, readStoredTitles } from './filings-ingest.ts';
+import { FILINGS_K, meanMeasures, measureQuestion, type AnswerOutcome, type FilingsMeans, type PageTexts, type QuestionMeasures } from './filings-measures.ts';
 import type { VariantUnavailable } from './harness.ts';
 import { sortTies } from './retrieved.ts';
 import { selectVariants, VARIANTS, type AvailableVariant, type EvalQuery, type Variant, type VariantContext } from './variants.ts';
@@ -69,6 +69,8 @@ export interface FilingsReport {
     evidenceCovered: number;
     /** CSV rows whose `Source Docs` glob matched no file (left out). */
     unmatchedQuestions: number;
+    /** Each indexed filing's stored title (what citations show), in file order. */
+    titles: { file: string; title: string }[];
   };
   embedder: { model: string; dimension: number };
   k: number;
@@ -98,6 +100,7 @@ async function runFilingsVariant(
   ctx: VariantContext,
   questions: readonly (FilingQuestion & { query: EvalQuery })[],
   fileOf: ReadonlyMap<string, string>,
+  pages: PageTexts,
 ): Promise<FilingsVariantScores> {
   const retrieve = await variant.create(ctx);
   const perQuery = new Map<string, FilingsQuestionResult>();
@@ -111,8 +114,16 @@ async function runFilingsVariant(
     const ranking = r.chunks
       .filter((c) => !seen.has(c.chunkId) && seen.add(c.chunkId))
       .map((c) => ({ file: fileOf.get(c.docId) ?? c.docId, body: c.body }));
-    const answer = r.answer ? { citedFiles: r.answer.citedDocIds.map((d) => fileOf.get(d) ?? d), validated: r.answer.validated } : undefined;
-    const m = measureQuestion({ sourceFiles: q.sourceFiles, figures: extractFigures(q.answer) }, ranking, answer);
+    const answer: AnswerOutcome | undefined = r.answer
+      ? {
+          text: r.answer.text,
+          dateQualifier: r.answer.dateQualifier,
+          citations: r.answer.citations.map((c) => ({ file: fileOf.get(c.docId) ?? c.docId, pages: c.pages })),
+          validated: r.answer.validated,
+          notFound: r.answer.notFound,
+        }
+      : undefined;
+    const m = measureQuestion({ sourceFiles: q.sourceFiles, figures: extractFigures(q.answer) }, ranking, answer, { pages });
     perQuery.set(q.id, { ...m, top: ranking.slice(0, FILINGS_K).map((p) => p.file) });
   }
   return {
@@ -156,6 +167,9 @@ export async function runFilingsEvaluation(opts: FilingsEvaluationOptions): Prom
       { batchSize: ports.config.embedder.batchSize },
     );
     const queryEmbedMs = performance.now() - tq;
+    // Read once, before any mode runs: a cited page is checked against the text it was extracted as.
+    const pages = await readPageTexts(ports, ingested.indexed);
+    const titles = await readStoredTitles(ports, ingested.indexed);
     const questions = data.questions.map((q, i) => ({ ...q, query: { id: q.id, text: q.text, vector: vectors[i] as Float32Array } }));
     const ctx: VariantContext = {
       store: ports.store,
@@ -176,7 +190,7 @@ export async function runFilingsEvaluation(opts: FilingsEvaluationOptions): Prom
       }
       if (!wanted.has(variant.name)) continue;
       log(`running ${variant.name} over ${questions.length} questions`);
-      variants.push(await runFilingsVariant(variant, ctx, questions, ingested.fileOf));
+      variants.push(await runFilingsVariant(variant, ctx, questions, ingested.fileOf, pages));
     }
     return {
       kind: 'filings',
@@ -190,6 +204,7 @@ export async function runFilingsEvaluation(opts: FilingsEvaluationOptions): Prom
         questions: questions.length,
         evidenceCovered: questions.filter((q) => extractFigures(q.answer).length > 0).length,
         unmatchedQuestions: data.unmatchedQuestions,
+        titles,
       },
       embedder: { model: ports.embedder.model, dimension: ports.embedder.dimension },
       k: FILINGS_K,

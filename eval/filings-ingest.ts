@@ -6,6 +6,7 @@ import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { registerSource } from '../apps/watcher/register-source.ts';
 import { STAGE_NAMES } from '../queues/ingest.queues.ts';
 import { loadConfig } from '../shared/config/config.ts';
+import { ExtractedDocument } from '../shared/domain/extracted.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { FACET_WORKERS, INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts, type Ports } from '../workers/runtime/ports.ts';
@@ -14,11 +15,20 @@ import { runStageOnce } from '../workers/runtime/run-once.ts';
 /** The ingest stages a file passes before its upsert, in order. */
 const BEFORE_UPSERT = STAGE_NAMES.filter((s) => s !== 'delete' && s !== 'upsert');
 
+/** One PDF that reached the store. */
+export interface IndexedFiling {
+  file: string;
+  docId: string;
+  version: string;
+}
+
 /** A folder of PDFs ingested into a temporary workspace. */
 export interface IngestedFilings {
   ports: Ports;
   /** Store doc id → file name. */
   fileOf: Map<string, string>;
+  /** The documents indexed (every stage passed), in file order, with the version their artifacts are under. */
+  indexed: IndexedFiling[];
   /** Files that failed a stage, with the error's message. */
   failed: { file: string; error: string }[];
   pages: number;
@@ -120,6 +130,7 @@ export async function ingestFilings(opts: IngestFilingsOptions): Promise<Ingeste
     await Promise.all(Array.from({ length: Math.max(1, config.worker.concurrency) }, lane));
     let pages = 0;
     let chunks = 0;
+    const indexed: IndexedFiling[] = [];
     for (const doc of registered) {
       if (!doc) continue;
       const { file, ...job } = doc;
@@ -127,14 +138,36 @@ export async function ingestFilings(opts: IngestFilingsOptions): Promise<Ingeste
         await runStageOnce(INGEST_WORKERS.upsert, job, p, stageLog);
         pages += (await p.status.get(job.docId))?.pageCount ?? 0;
         chunks += await p.store.countChunks({ op: 'eq', field: 'doc_id', value: job.docId });
+        indexed.push({ file, docId: job.docId, version: job.version });
       } catch (err) {
         failed.push({ file, error: err instanceof Error ? err.message : String(err) });
       }
     }
     await runStageOnce(FACET_WORKERS['facet-rebuild'], { facet: 'all', requestedAt: Date.now() }, p, stageLog);
-    return { ports: p, fileOf, failed, pages, chunks, ingestMs: performance.now() - t0, dispose };
+    return { ports: p, fileOf, indexed, failed, pages, chunks, ingestMs: performance.now() - t0, dispose };
   } catch (err) {
     await dispose();
     throw err;
   }
+}
+
+/**
+ * The extracted text of every page of the indexed filings (file → page number → its lines joined
+ * by newlines), read from each version's `extracted.json` — the text the chunks were cut from,
+ * running headers and footers already removed — so a citation's pages can be checked for a figure.
+ */
+export async function readPageTexts(ports: Pick<Ports, 'artifacts'>, indexed: readonly IndexedFiling[]): Promise<Map<string, Map<number, string>>> {
+  const out = new Map<string, Map<number, string>>();
+  for (const doc of indexed) {
+    const extracted = await ports.artifacts.getJson(doc.docId, doc.version, 'extracted.json', ExtractedDocument);
+    out.set(doc.file, new Map(extracted.pages.map((page) => [page.number, page.lines.map((l) => l.text).join('\n')])));
+  }
+  return out;
+}
+
+/** Each indexed filing's title as the store keeps it (what citations and the library show). */
+export async function readStoredTitles(ports: Pick<Ports, 'store'>, indexed: readonly IndexedFiling[]): Promise<{ file: string; title: string }[]> {
+  const out: { file: string; title: string }[] = [];
+  for (const doc of indexed) out.push({ file: doc.file, title: (await ports.store.getDocument(doc.docId))?.title ?? '' });
+  return out;
 }

@@ -1,6 +1,20 @@
 import type { FilingsReport, FilingsVariantScores } from './filings-harness.ts';
 
-const HEADERS = ['mode', 'docR@10', 'allDocs@10', 'evidR@10', 'rightDocCited', 'validated', 'validatedWrong', 'ms/query'] as const;
+const HEADERS = [
+  'mode',
+  'docR@10',
+  'allDocs@10',
+  'evidR@10',
+  'rightDocCited',
+  'validated',
+  'validatedWrong',
+  'answerFig',
+  'citedPageEvid',
+  'citedOnlySrc',
+  'notFoundWithSrc',
+  'words',
+  'ms/query',
+] as const;
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -20,6 +34,11 @@ function row(v: FilingsVariantScores): string[] {
     pct(m.rightDocCited),
     m.validated === undefined ? '' : `${pct(m.validated)} (${m.validatedCount ?? 0})`,
     pct(m.validatedWrong),
+    pct(m.answerHasFigure),
+    pct(m.citedPageHasEvidence),
+    pct(m.citedOnlySources),
+    m.notFoundWithSource === undefined ? '' : `${pct(m.notFoundWithSource)} (${m.notFoundCount ?? 0})`,
+    m.answerWords === undefined ? '' : String(m.answerWords),
     v.msPerQuery.toFixed(1),
   ];
 }
@@ -27,8 +46,10 @@ function row(v: FilingsVariantScores): string[] {
 /**
  * The filings report as text: dataset, ingest and timing lines, then one row per mode
  * (document recall@10, all source documents found@10, answer-evidence recall@10 and, for the
- * agent, right document cited / validated (count) / validated-and-wrong), pending modes with
- * their reason.
+ * agent, right document cited / validated (count) / validated-and-wrong, answer states a figure,
+ * cited page holds a figure, cites only source documents, "not found" with a source document in
+ * the top 10 (count of "not found"), median words), pending modes with their reason; then each
+ * filing's stored title, so a title built from an accession number shows.
  */
 export function formatFilingsTable(report: FilingsReport): string {
   const d = report.dataset;
@@ -37,7 +58,8 @@ export function formatFilingsTable(report: FilingsReport): string {
     `dataset   ${d.name}: ${d.documents} PDFs (${d.indexedDocuments} indexed, ${d.pages} pages, ${d.chunks} chunks), ${d.questions} questions` +
       `${d.unmatchedQuestions ? ` (+${d.unmatchedQuestions} whose Source Docs match no file, left out)` : ''}`,
     `measures  @${report.k} chunks; evidence recall over the ${d.evidenceCovered} questions whose answer has key figures; ` +
-      'validatedWrong is a fraction of the validated answers',
+      'validatedWrong is a fraction of the validated answers; answerFig and citedPageEvid are over the same questions; ' +
+      'notFoundWithSrc is a fraction of the "not found" answers (their count in brackets); words is the median',
     `embedder  ${report.embedder.model} (dimension ${report.embedder.dimension}); retrieval depth ${report.depth}`,
     `timing    ingest ${seconds(t.ingestMs)}; query embedding ${seconds(t.queryEmbedMs)}; total ${seconds(t.totalMs)}`,
     ...d.failedDocuments.map((f) => `failed    ${f.file}: ${f.error}`),
@@ -51,15 +73,19 @@ export function formatFilingsTable(report: FilingsReport): string {
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ').trimEnd();
-  return [...head, '', line(HEADERS), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...pending].join('\n');
+  const titles = d.titles.length ? ['', 'stored titles', ...d.titles.map((t) => `  ${t.file}: ${t.title}`)] : [];
+  return [...head, '', line(HEADERS), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...pending, ...titles].join('\n');
 }
 
 /**
  * The `--json` object of a filings run: one key per mode with `docRecall10`, `docAllFound10`,
  * `evidenceRecall10` (fractions), `evidenceCovered`, `questions`, `msPerQuery` and, for the
  * agent, `rightDocCited`, `validated` (fractions of all questions), `validatedWrong` (fraction of
- * the validated) and `validatedCount`; pending modes as `{ available: false, reason }`; plus
- * `meta`. `perQuery` adds each question's measures and top-10 files.
+ * the validated), `validatedCount`, `answerHasFigure` and `citedPageHasEvidence` (fractions of
+ * the `evidenceCovered` questions), `answerWords` (median), `citedOnlySources` (fraction of all
+ * questions), `notFoundWithSource` (fraction of the "not found" answers) and `notFoundCount`;
+ * pending modes as `{ available: false, reason }`; plus `meta` (its `dataset.titles`: each
+ * filing's stored title). `perQuery` adds each question's measures and top-10 files.
  */
 export function filingsToJson(report: FilingsReport, opts: { perQuery?: boolean } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};

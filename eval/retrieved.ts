@@ -9,8 +9,20 @@ export interface RetrievedChunk {
 export interface Retrieval {
   /** Chunks best first; a document may appear more than once (the BEIR harness keeps its first rank). */
   chunks: RetrievedChunk[];
-  /** An answering variant's answer: the store doc ids it cites and the validator's verdict. */
-  answer?: { citedDocIds: string[]; validated: boolean };
+  /** An answering variant's answer. */
+  answer?: RetrievalAnswer;
+}
+
+/** What an answering variant answered: its text, its citations (store doc ids and pages) and the verdicts. */
+export interface RetrievalAnswer {
+  text: string;
+  /** The qualifier the answerer put in front of the text, or null. */
+  dateQualifier: string | null;
+  citations: { docId: string; pages: { start: number; end: number } }[];
+  /** The validator's verdict. */
+  validated: boolean;
+  /** The agent found nothing of the documents asked about (its answer then says "not found"). */
+  notFound: boolean;
 }
 
 /** A hit's chunk as a {@link RetrievedChunk}. */

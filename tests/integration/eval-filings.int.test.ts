@@ -52,7 +52,9 @@ type ModeJson = FilingsMeans & {
 describe.skipIf(!redisServerAvailable())('the filings eval, end to end on two generated filings', () => {
   const tmp = tempDirs('quarry-eval-filings-test-');
   let dir: string;
-  let json: Record<string, ModeJson> & { meta: { dataset: { documents: number; indexedDocuments: number; chunks: number; questions: number; unmatchedQuestions: number; evidenceCovered: number } } };
+  let json: Record<string, ModeJson> & {
+    meta: { dataset: { documents: number; indexedDocuments: number; chunks: number; questions: number; unmatchedQuestions: number; evidenceCovered: number; titles: { file: string; title: string }[] } };
+  };
   let written: unknown;
   let stderr: string;
 
@@ -79,6 +81,9 @@ describe.skipIf(!redisServerAvailable())('the filings eval, end to end on two ge
     expect(json.meta.dataset).toMatchObject({ documents: 2, indexedDocuments: 2, questions: 3, unmatchedQuestions: 1, evidenceCovered: 2 });
     // Enough chunks that the top 10 is a cut, not the whole store.
     expect(json.meta.dataset.chunks).toBeGreaterThan(10);
+    // Each filing's title as the store keeps it, in file order.
+    expect(json.meta.dataset.titles.map((t) => t.file)).toEqual(['2023 Q1 ACME.pdf', '2023 Q1 GLOBEX.pdf']);
+    for (const t of json.meta.dataset.titles) expect(t.title).not.toBe('');
   });
 
   it('prints one JSON object keyed by every mode, each with the filings measures', () => {
@@ -93,7 +98,9 @@ describe.skipIf(!redisServerAvailable())('the filings eval, end to end on two ge
       expect(m.questions).toBe(3);
     }
     const agent = json.agent as ModeJson;
-    for (const key of ['rightDocCited', 'validated', 'validatedWrong'] as const) expect(typeof agent[key]).toBe('number');
+    const answerKeys = ['rightDocCited', 'validated', 'validatedWrong', 'answerHasFigure', 'answerWords', 'citedOnlySources', 'notFoundWithSource', 'notFoundCount', 'citedPageHasEvidence'] as const;
+    for (const key of answerKeys) expect(typeof agent[key]).toBe('number');
+    expect(agent.answerWords).toBeGreaterThan(0);
     expect(json.keyword).not.toHaveProperty('rightDocCited');
     // The LangChain.js peer loads the same PDFs itself; its hits name the files the measures read.
     const peerTop = Object.values((json.langchain as ModeJson).perQuery ?? {}).flatMap((q) => q.top);

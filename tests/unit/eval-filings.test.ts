@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FilingsFormatError, globMatches, isFilingsDataset, loadFilings, parseCsv, questionsFromCsv } from '../../eval/filings-data.ts';
 import type { FilingsReport } from '../../eval/filings-harness.ts';
-import { meanMeasures, measureQuestion } from '../../eval/filings-measures.ts';
+import { meanMeasures, measureQuestion, type AnswerOutcome } from '../../eval/filings-measures.ts';
 import { filingsToJson, formatFilingsTable } from '../../eval/filings-report.ts';
 import { anyPassageHasFigure, extractFigures, passageHasFigure } from '../../eval/figures.ts';
 import { sortTies } from '../../eval/retrieved.ts';
@@ -109,6 +109,11 @@ describe('passageHasFigure', () => {
   });
 });
 
+/** An answer citing page 1 of each file, as the older tests need it. */
+function cites(files: string[], validated: boolean): AnswerOutcome {
+  return { text: 'x', dateQualifier: null, citations: files.map((file) => ({ file, pages: { start: 1, end: 1 } })), validated, notFound: false };
+}
+
 describe('filings measures', () => {
   const q = { sourceFiles: ['A.pdf', 'B.pdf'], figures: extractFigures('$1,500 million') };
   it('document recall, all-found and evidence from source documents only', () => {
@@ -125,10 +130,10 @@ describe('filings measures', () => {
   });
   it('answer figures: right document cited, validated, validated-and-wrong of the validated', () => {
     const per = [
-      measureQuestion(q, [], { citedFiles: ['A.pdf'], validated: true }),
-      measureQuestion(q, [], { citedFiles: ['C.pdf'], validated: true }),
-      measureQuestion(q, [], { citedFiles: ['B.pdf'], validated: false }),
-      measureQuestion({ ...q, figures: [] }, [], { citedFiles: [], validated: false }),
+      measureQuestion(q, [], cites(['A.pdf'], true)),
+      measureQuestion(q, [], cites(['C.pdf'], true)),
+      measureQuestion(q, [], cites(['B.pdf'], false)),
+      measureQuestion({ ...q, figures: [] }, [], cites([], false)),
     ];
     const mean = meanMeasures(per);
     expect(mean).toMatchObject({ rightDocCited: 0.5, validated: 0.5, validatedWrong: 0.5, validatedCount: 2, evidenceCovered: 3, questions: 4 });
@@ -139,7 +144,21 @@ describe('filings measures', () => {
 describe('filings report', () => {
   const report: FilingsReport = {
     kind: 'filings',
-    dataset: { name: 'tiny', documents: 2, indexedDocuments: 2, failedDocuments: [], pages: 2, chunks: 4, questions: 2, evidenceCovered: 1, unmatchedQuestions: 0 },
+    dataset: {
+      name: 'tiny',
+      documents: 2,
+      indexedDocuments: 2,
+      failedDocuments: [],
+      pages: 2,
+      chunks: 4,
+      questions: 2,
+      evidenceCovered: 1,
+      unmatchedQuestions: 0,
+      titles: [
+        { file: 'A.pdf', title: 'Apple Inc. — Form 10-Q, quarter ended July 1, 2023' },
+        { file: 'B.pdf', title: 'NVIDIA Corporation — Form 10-Q' },
+      ],
+    },
     embedder: { model: 'hash', dimension: 8 },
     k: 10,
     depth: 100,
@@ -157,7 +176,14 @@ describe('filings report', () => {
         name: 'agent',
         available: true,
         description: 'agent',
-        mean: meanMeasures([measureQuestion({ sourceFiles: ['A.pdf'], figures: [] }, [{ file: 'A.pdf', body: '' }], { citedFiles: ['A.pdf'], validated: true })]),
+        mean: meanMeasures([
+          measureQuestion(
+            { sourceFiles: ['A.pdf'], figures: extractFigures('$1,500 million') },
+            [{ file: 'A.pdf', body: '' }],
+            { text: 'Sales were 1,500. [1]', dateQualifier: null, citations: [{ file: 'A.pdf', pages: { start: 2, end: 2 } }], validated: true, notFound: false },
+            { pages: new Map([['A.pdf', new Map([[2, 'no figure here']])]]) },
+          ),
+        ]),
         perQuery: new Map(),
         msPerQuery: 9,
       },
@@ -169,14 +195,29 @@ describe('filings report', () => {
     expect(Object.keys(json)).toEqual(['keyword', 'agent', 'later', 'meta']);
     expect(json.keyword).toMatchObject({ available: true, docRecall10: 0.75, docAllFound10: 0.5, evidenceRecall10: 1, evidenceCovered: 1, questions: 2 });
     expect(json.keyword).not.toHaveProperty('validated');
-    expect(json.agent).toMatchObject({ docRecall10: 1, evidenceRecall10: 0, rightDocCited: 1, validated: 1, validatedWrong: 0 });
+    expect(json.agent).toMatchObject({
+      docRecall10: 1,
+      evidenceRecall10: 0,
+      rightDocCited: 1,
+      validated: 1,
+      validatedWrong: 0,
+      answerHasFigure: 1,
+      citedPageHasEvidence: 0,
+      citedOnlySources: 1,
+      notFoundWithSource: 0,
+      notFoundCount: 0,
+      answerWords: 3,
+    });
+    expect(json.keyword).not.toHaveProperty('answerWords');
     expect(json.later).toEqual({ available: false, description: 'd', reason: 'not landed' });
-    expect(json.meta).toMatchObject({ kind: 'filings', k: 10, dataset: { name: 'tiny' } });
+    expect(json.meta).toMatchObject({ kind: 'filings', k: 10, dataset: { name: 'tiny', titles: report.dataset.titles } });
   });
   it('table: a row per mode, pending modes with their reason', () => {
     const text = formatFilingsTable(report);
     expect(text).toMatch(/^keyword\s+0\.750\s+0\.500\s+1\.000\s+1\.5$/m);
-    expect(text).toMatch(/^agent\s+1\.000\s+1\.000\s+0\.000\s+1\.000\s+1\.000 \(1\)\s+0\.000\s+9\.0$/m);
+    expect(text).toMatch(/^agent\s+1\.000\s+1\.000\s+0\.000\s+1\.000\s+1\.000 \(1\)\s+0\.000\s+1\.000\s+0\.000\s+1\.000\s+0\.000 \(0\)\s+3\s+9\.0$/m);
+    // The stored titles, as they are: a title built from an accession number would show here.
+    expect(text).toContain('  A.pdf: Apple Inc. — Form 10-Q, quarter ended July 1, 2023');
     expect(text).toContain('later           not landed');
   });
 });

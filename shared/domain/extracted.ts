@@ -7,6 +7,19 @@ export const TextLine = z.object({
   y: z.number(),
   /** Dominant font size of the line, in points. */
   fontSize: z.number(),
+  /**
+   * Extent of the line along its writing direction, in points: from the start of its first text
+   * run to the end of its last (for horizontal left-to-right text, `x` to `x + width`). What the
+   * viewer highlights a cited line by; absent in artifacts extracted before it was kept.
+   */
+  width: z.number().nonnegative().optional(),
+  /**
+   * The line's runs as printed apart, when it has two or more separated by a gap wider than
+   * about an em (what separates a table's columns; word spaces are narrower): `[x, width, text]`
+   * each, in points, left to right. Absent for ordinary lines, so artifacts stay small; what
+   * shared/tables reads columns from, since `text` joins the runs with single spaces.
+   */
+  cells: z.array(z.tuple([z.number(), z.number().nonnegative(), z.string()])).optional(),
 });
 export type TextLine = z.infer<typeof TextLine>;
 

@@ -33,7 +33,13 @@ async function readPage(doc: PDFDocumentProxy, number: number): Promise<Page> {
   try {
     const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
     const content = await page.getTextContent();
-    const lines = buildLines(content.items).map((l) => ({ ...l, y: l.y - y0, x: l.x - x0 }));
+    const lines = buildLines(content.items).map((l) => ({
+      ...l,
+      y: l.y - y0,
+      x: l.x - x0,
+      // Cells move with their line: they are x positions on the same page.
+      ...(l.cells ? { cells: l.cells.map(([x, w, t]): [number, number, string] => [x - x0, w, t]) } : {}),
+    }));
     return { number, width: Math.abs(x1 - x0), height: Math.abs(y1 - y0), lines };
   } finally {
     // Drops fonts and parsed resources of this page: a 350-page book stays small.

@@ -1,4 +1,6 @@
 import type { TextLine } from '../domain/extracted.ts';
+import { splitAroundInserts } from './inserted-runs.ts';
+import { lineCells } from './line-cells.ts';
 import { normaliseText } from './text-normalise.ts';
 
 /** The part of a pdf.js TextItem the line builder reads (structural, so tests can fake it). */
@@ -119,7 +121,8 @@ function dominantFontSize(items: readonly Placed[]): number {
 
 function finish(line: LineAcc, opts: LineBuilderOptions): TextLine | null {
   const rtl = line.items.filter((i) => i.rtl).length * 2 > line.items.length;
-  const items = [...line.items].sort((p, q) => (rtl ? q.along - p.along : p.along - q.along));
+  // A run drawn with gaps that later runs fill (digits in another font) is split at its gaps first.
+  const items = splitAroundInserts(line.items).sort((p, q) => (rtl ? q.along - p.along : p.along - q.along));
   let text = '';
   let prev: Placed | undefined;
   for (const it of items) {
@@ -134,7 +137,33 @@ function finish(line: LineAcc, opts: LineBuilderOptions): TextLine | null {
   const clean = normaliseText(text);
   const first = items.find((i) => !i.blank) ?? items[0];
   if (!clean || !first) return null;
-  return { text: clean, x: round(first.x), y: round(first.y), fontSize: dominantFontSize(items) || round(first.fontSize) };
+  const cells = lineCells(items, { spaceGapEm: opts.spaceGapEm });
+  return {
+    text: clean,
+    x: round(first.x),
+    y: round(first.y),
+    fontSize: dominantFontSize(items) || round(first.fontSize),
+    width: round(extent(items)),
+    ...(cells ? { cells } : {}),
+  };
+}
+
+/**
+ * How far the line's printed text reaches along its writing direction: from the first run's start
+ * to the last run's end. Blank runs are left out, as they are for `x` (a leading tab run would
+ * otherwise stretch the box over empty paper); extremes rather than the sorted ends, so a long run
+ * overlapping a later short one (an overprint, a kerned pair) still counts in full.
+ */
+function extent(items: readonly Placed[]): number {
+  const inked = items.filter((i) => !i.blank);
+  let start = Infinity;
+  let end = -Infinity;
+  // A loop, not Math.min(...): a pathological line of one glyph per run can outgrow the argument limit.
+  for (const it of inked.length > 0 ? inked : items) {
+    start = Math.min(start, it.along);
+    end = Math.max(end, it.end);
+  }
+  return end > start ? end - start : 0;
 }
 
 function round(n: number): number {

@@ -44,7 +44,9 @@ const FIRST_WORD = /^(\S+)\s*/u;
 /**
  * Joins words hyphenated across a line break ("exam-" / "ple is" → "example" / "is") when the
  * next line starts in lower case. The joined fragment moves up so each line keeps its position;
- * a line left empty is dropped. Hyphens inside a line ("e-mail") are never touched.
+ * a line left empty is dropped. Hyphens inside a line ("e-mail") are never touched. Each line also
+ * keeps its `width`: that is where it was printed, and the fragment still sits at the start of the
+ * next printed line, so a highlight of both lines covers the whole word.
  */
 export function joinHyphenatedLines(lines: readonly TextLine[]): TextLine[] {
   const out: TextLine[] = lines.map((l) => ({ ...l }));

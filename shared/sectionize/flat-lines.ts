@@ -1,5 +1,5 @@
 import type { LineInventory } from '../domain/coverage.ts';
-import type { ExtractedDocument } from '../domain/extracted.ts';
+import type { ExtractedDocument, TextLine } from '../domain/extracted.ts';
 
 /** One line of the document in reading order, with what the sectionizer needs to judge it. */
 export interface FlatLine {
@@ -14,6 +14,9 @@ export interface FlatLine {
   page: number;
   /** Vertical distance to the previous line of the same page in units of that page's line pitch; Infinity at a page start or after a column jump. */
   gapBefore: number;
+  /** The printed width and the runs kept apart at wide gaps, as extracted (see TextLine): what shared/tables reads columns from. */
+  width?: number;
+  cells?: TextLine['cells'];
 }
 
 /** Document-wide typography. */
@@ -52,7 +55,17 @@ export function flattenLines(doc: ExtractedDocument): FlatLine[] {
       const prev = i > 0 ? page.lines[i - 1] : undefined;
       const dy = prev ? prev.y - line.y : Infinity;
       const gapBefore = !prev || dy <= 0 || pitch <= 0 ? Infinity : dy / pitch;
-      out.push({ index: out.length, text: line.text.normalize('NFC'), x: line.x, y: line.y, fontSize: line.fontSize, page: page.number, gapBefore });
+      out.push({
+        index: out.length,
+        text: line.text.normalize('NFC'),
+        x: line.x,
+        y: line.y,
+        fontSize: line.fontSize,
+        page: page.number,
+        gapBefore,
+        ...(line.width !== undefined ? { width: line.width } : {}),
+        ...(line.cells ? { cells: line.cells } : {}),
+      });
     });
   }
   return out;

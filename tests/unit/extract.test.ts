@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { ExtractedDocument } from '../../shared/domain/extracted.ts';
 import { ExtractedDocument as ExtractedDocumentSchema } from '../../shared/domain/extracted.ts';
@@ -41,6 +42,18 @@ describe('extractStage: text', () => {
     const first = doc.pages[0]?.lines[0];
     expect(first).toMatchObject({ x: 72, y: 770, fontSize: 12 });
     expect(doc.pages[0]).toMatchObject({ number: 1, width: 595, height: 842 });
+  });
+
+  it('gives each line its printed width: what Helvetica measures for the text at its size', async () => {
+    const text = ['Quarry extraction test', 'A longer second line of body text'];
+    const doc = await extractStage({ bytes: await textPdf([text], { size: 12 }) }, LIMITS);
+    // pdf-lib's own metrics of the font it drew with: independent of pdf.js and the line builder.
+    // pdf.js reads the standard font's widths from its own tables, a few hundredths of a point
+    // apart per glyph, so within half a point (a tenth of a letter), not to the hundredth.
+    const helvetica = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+    const widths = doc.pages[0]?.lines.map((l) => l.width) ?? [];
+    expect(widths).toHaveLength(2);
+    text.forEach((t, i) => expect(widths[i]).toBeCloseTo(helvetica.widthOfTextAtSize(t, 12), 0));
   });
 
   it('joins runs of one baseline, inserting a space only at real gaps', async () => {

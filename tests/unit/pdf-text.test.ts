@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page, TextLine } from '../../shared/domain/extracted.ts';
+import { TextLine as TextLineSchema, type Page, type TextLine } from '../../shared/domain/extracted.ts';
 import { cleanPdfTitle, parsePdfDate } from '../../shared/pdf/document-info.ts';
 import { buildLines, type RawTextItem } from '../../shared/pdf/line-builder.ts';
 import { classifyOpenError } from '../../shared/pdf/pdf-errors.ts';
@@ -48,6 +48,18 @@ describe('joinHyphenatedLines', () => {
     expect(joinHyphenatedLines(lines).map((l) => l.text)).toEqual(lines.map((l) => l.text));
   });
 
+  it('keeps each line\'s printed width: the moved fragment was printed at the start of the next line', () => {
+    const out = joinHyphenatedLines([{ ...line('this is an exam-', 700), width: 80 }, { ...line('ple, and more', 688), width: 62 }]);
+    expect(out.map((l) => [l.text, l.width])).toEqual([
+      ['this is an example,', 80],
+      ['and more', 62],
+    ]);
+  });
+
+  it('reads lines of artifacts extracted before widths were kept', () => {
+    expect(TextLineSchema.parse({ text: 'old', x: 72, y: 700, fontSize: 10 })).toEqual({ text: 'old', x: 72, y: 700, fontSize: 10 });
+  });
+
   it('drops a line left empty by the join', () => {
     expect(joinHyphenatedLines([line('inter-'), line('national')]).map((l) => l.text)).toEqual(['international']);
   });
@@ -78,7 +90,8 @@ describe('buildLines', () => {
 
   it('keeps superscripts on their line and reports the dominant font size', () => {
     const lines = buildLines([item('Footnoted word', 50, 700, { size: 10 }), item('1', 120, 703, { size: 6 })]);
-    expect(lines).toEqual([{ text: 'Footnoted word1', x: 50, y: 700, fontSize: 10 }]);
+    // The superscript's run (120–123) ends the line: the width reaches it.
+    expect(lines).toEqual([{ text: 'Footnoted word1', x: 50, y: 700, fontSize: 10, width: 73 }]);
   });
 
   it('reads rotated runs in their own direction', () => {
@@ -91,9 +104,27 @@ describe('buildLines', () => {
     expect(buildLines(rtl).map((l) => l.text)).toEqual(['مرحبا عالم']);
   });
 
+  it('measures a line from its first run\'s start to its last run\'s end, whatever order the runs came in', () => {
+    const [line] = buildLines([item('World', 78, 700, { width: 27 }), item('Hello', 50, 700, { width: 25 })]);
+    expect(line).toMatchObject({ text: 'Hello World', x: 50, width: 55 });
+  });
+
+  it('leaves blank runs out of the width, as out of x (a trailing space run is no printed text)', () => {
+    const [line] = buildLines([item('Text', 50, 700, { width: 20 }), item('   ', 72, 700, { width: 30 })]);
+    expect(line).toMatchObject({ text: 'Text', x: 50, width: 20 });
+  });
+
+  it('measures right-to-left and rotated lines along their own writing direction', () => {
+    const rtl = [item('عالم', 100, 700, { dir: 'rtl', width: 30 }), item('مرحبا', 140, 700, { dir: 'rtl', width: 30 })];
+    expect(buildLines(rtl)[0]?.width).toBe(70);
+    // Turned 90°: the runs advance up the page, from y 100 to 165.
+    const up = [item('Vertical', 30, 100, { angle: 90, width: 40 }), item('text', 30, 145, { angle: 90, width: 20 })];
+    expect(buildLines(up)[0]?.width).toBe(65);
+  });
+
   it('ignores marked-content markers, empty items and whitespace-only lines', () => {
     expect(buildLines([{ type: 'beginMarkedContent' }, item('', 0, 0, { hasEOL: true }), item('   ', 50, 600), item('x', 50, 500)])).toEqual([
-      { text: 'x', x: 50, y: 500, fontSize: 10 },
+      { text: 'x', x: 50, y: 500, fontSize: 10, width: 5 },
     ]);
   });
 });
@@ -141,6 +172,15 @@ describe('stripRunningLines', () => {
     expect(stripRunningLines(same).stripped).toEqual([]);
     const form = [1, 2, 3, 4].map((n) => page(n, [line('Name:', 700), line('Date:', 100), line(`${n}`, 400)]));
     expect(stripRunningLines(form).pages.every((p) => p.lines.length === 3)).toBe(true);
+  });
+
+  it('strips a numbered footer that follows the text down the page (a filing printed from HTML), not an unnumbered closing line', () => {
+    const pages = [1, 2, 3, 4, 5].map((n) => page(n, [...bodyOf(n), line(`Orchard Inc. | Q1 2024 Form 10-Q | ${n}`, 690 - 90 * n)]));
+    const { pages: out, stripped } = stripRunningLines(pages);
+    expect(out.every((p) => p.lines.length === 3)).toBe(true);
+    expect(stripped).toEqual(['Orchard Inc. | Q1 2024 Form 10-Q | 1']);
+    const closing = [1, 2, 3, 4, 5].map((n) => page(n, [...bodyOf(n), line('See accompanying notes.', 690 - 90 * n)]));
+    expect(stripRunningLines(closing).stripped).toEqual([]);
   });
 });
 

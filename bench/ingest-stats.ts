@@ -125,3 +125,38 @@ export function redisCpuSeconds(info: string): number {
   if (sys === null || user === null) throw new Error('INFO cpu has no used_cpu_sys / used_cpu_user');
   return sys + user;
 }
+
+/**
+ * CPU time a process has used and its reaped children have, in clock ticks, from the text of its
+ * `/proc/<pid>/stat`: utime + stime + cutime + cstime (fields 14–17). The command name (field 2)
+ * may hold spaces and parentheses, so fields are counted after its last ')'.
+ */
+export function cpuTicksOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3, so field n is at index n - 3.
+  return [14, 15, 16, 17].reduce((n, f) => n + Number(fields[f - 3] ?? 0), 0);
+}
+
+/** What a run cost per page: CPU ms per page for Quarry and for unpdf alone, their ratio, and pages per CPU-second. */
+export interface PageCost {
+  quarryCpuMsPerPage: number;
+  unpdfCpuMsPerPage: number;
+  /** Quarry's CPU per page ÷ unpdf's. */
+  cpuRatio: number;
+  /** Pages Quarry ingests per second of one core's time. */
+  pagesPerSecPerCore: number;
+}
+
+/** {@link PageCost} from CPU totals (ms) and page counts; rounded for printing. */
+export function pageCost(quarry: { cpuMs: number; pages: number }, unpdf: { cpuMs: number; pages: number }): PageCost {
+  const per = (cpuMs: number, pages: number) => (pages > 0 ? cpuMs / pages : 0);
+  const q = per(quarry.cpuMs, quarry.pages);
+  const u = per(unpdf.cpuMs, unpdf.pages);
+  const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+  return {
+    quarryCpuMsPerPage: round(q, 1),
+    unpdfCpuMsPerPage: round(u, 1),
+    cpuRatio: u > 0 ? round(q / u, 2) : 0,
+    pagesPerSecPerCore: q > 0 ? round(1000 / q, 1) : 0,
+  };
+}

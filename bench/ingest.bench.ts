@@ -14,6 +14,8 @@ import { runStageOnce } from '../workers/runtime/run-once.ts';
 import { UPSERT_CONCURRENCY_FACTOR } from '../workers/upsert/upsert.worker.ts';
 import { dropToSearchable, peakRssByStage } from './ingest-latency.ts';
 import { awaitSettled } from './await-settled.ts';
+import { pageCost } from './ingest-stats.ts';
+import { treeCpuMs } from './process-cpu.ts';
 import { registerFiles } from './register-files.ts';
 
 export interface CorpusFigures {
@@ -34,6 +36,14 @@ export interface CorpusFigures {
   peakRssMbByStage: Record<string, number | null> | null;
   /** The same processes' peak as a container's memory limit counts it: anonymous pages of each, the node binary once (see groupResidentMb). Null as above. */
   peakPodMemoryMbByStage: Record<string, number | null> | null;
+  /**
+   * What a page costs, machine-independent (issue 31): CPU ms per page of the queued run — every
+   * process of the pipeline: this process's stage workers, their extraction children, Redis — and
+   * of unpdf alone reading the same files; their ratio; pages per CPU-second. Null without /proc.
+   */
+  cpuMsPerPage: { quarry: number; unpdf: number } | null;
+  cpuRatio: number | null;
+  pagesPerSecPerCore: number | null;
 }
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -66,8 +76,9 @@ async function register(ports: Ports, config: Config, files: readonly string[]):
   return out;
 }
 
-/** unpdf alone: open every file and read every page's text content, nothing else. */
-async function unpdfOnly(files: readonly string[]): Promise<{ pages: number; ms: number }> {
+/** unpdf alone: open every file and read every page's text content, nothing else (its CPU: this process's). */
+async function unpdfOnly(files: readonly string[]): Promise<{ pages: number; ms: number; cpuMs: number }> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let pages = 0;
   for (const file of files) {
@@ -76,7 +87,8 @@ async function unpdfOnly(files: readonly string[]): Promise<{ pages: number; ms:
     pages += pdf.numPages;
     await pdf.destroy();
   }
-  return { pages, ms: performance.now() - t0 };
+  const cpu = process.cpuUsage(cpu0);
+  return { pages, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 /**
@@ -115,10 +127,12 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
 }
 
 /** One `quarry dev` process: every worker, documents registered and carried through the queues. */
-async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number }> {
+async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number; cpuMs: number | null }> {
   const config = benchConfig(root, redisUrl, `queued-${Date.now()}`);
   const service = await startService(config, { workers: Object.values(INGEST_WORKERS), watch: false });
   try {
+    // The whole tree: stage workers here, their extraction children, the private redis-server.
+    const cpu0 = treeCpuMs();
     const t0 = performance.now();
     const docs = await register(service.ports, config, files);
     // Polled in registration order, one status read a tick: listing every document every 25 ms
@@ -126,7 +140,9 @@ async function queued(root: string, redisUrl: string, files: readonly string[]):
     const { statuses: done } = await awaitSettled(service.ports.status, docs.map((d) => d.docId), { timeoutMs: 1_800_000, intervalMs: 25 });
     await waitForDrained(service.ports.queues, 60_000, 10);
     const ms = performance.now() - t0;
+    const cpu1 = treeCpuMs();
     return {
+      cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
       pages: done.reduce((n, s) => n + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
       chunks: done.reduce((n, s) => n + (s.chunkCount ?? 0), 0),
       ms,
@@ -149,6 +165,7 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
     const drop = await dropToSearchable(benchConfig(root, redis.url, `drop-${Date.now()}`), files);
     const rssEnv = benchEnv(root, redis.url, `rss-${Date.now()}`);
     const rss = opts.rss === false ? null : await peakRssByStage(loadConfig({ ...process.env, ...rssEnv }), rssEnv, files);
+    const cost = q.cpuMs === null ? null : pageCost({ cpuMs: q.cpuMs, pages: q.pages }, { cpuMs: raw.cpuMs, pages: raw.pages });
     return {
       files: files.length,
       pages: q.pages,
@@ -163,6 +180,9 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       dropToSearchableP95Ms: drop.p95,
       peakRssMbByStage: rss?.rss ?? null,
       peakPodMemoryMbByStage: rss?.pod ?? null,
+      cpuMsPerPage: cost ? { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage } : null,
+      cpuRatio: cost?.cpuRatio ?? null,
+      pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,
     };
   } finally {
     await redis.stop();

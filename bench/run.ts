@@ -1,6 +1,6 @@
 import '../shared/store/lancedb/quiet-logs-first.ts';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { benchCorpus, type CorpusFigures } from './ingest.bench.ts';
@@ -20,6 +20,7 @@ function peakRssMb(): number {
 }
 
 async function ingestBench(opts: { files: number; rss: boolean }): Promise<Record<string, unknown>> {
+  const loadAtStart = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   // Each corpus: Quarry's figures, then the LangChain.js peer on the same files (never both at once).
   const figures: Record<string, (CorpusFigures & { peer: PeerFigures }) | string> = {};
   if (existsSync(FREECULTURE)) figures.freeculture = { ...(await benchCorpus([FREECULTURE], opts)), peer: await benchPeer([FREECULTURE]) };
@@ -33,7 +34,7 @@ async function ingestBench(opts: { files: number; rss: boolean }): Promise<Recor
   }
   // A 10-page PDF dropped into an idle process, timed to searchable (issue 15's target: p95 ≤ 2 s).
   const dropToSearchable10Page = await dropToSearchableTenPages();
-  return { ...figures, dropToSearchable10Page, peakRssMb: peakRssMb() };
+  return { ...figures, dropToSearchable10Page, peakRssMb: peakRssMb(), loadAverage: { start: loadAtStart, end: Math.round((loadavg()[0] ?? 0) * 100) / 100 } };
 }
 
 /** Small generated PDFs through every worker in this process, each port call timed. */
@@ -62,6 +63,11 @@ function printProfile(p: CostProfile): void {
 
 function print(result: Record<string, unknown>): void {
   for (const [name, f] of Object.entries(result)) {
+    if (name === 'loadAverage') {
+      const l = f as { start: number; end: number };
+      console.log(`\nload average ${l.start} → ${l.end}`);
+      continue;
+    }
     if (name === 'dropToSearchable10Page') {
       const d = f as DropFigures;
       console.log(`\n${d.samples} generated ${d.pages}-page PDFs dropped one by one: p50 ${d.p50Ms} ms, p95 ${d.p95Ms} ms to searchable (load ${d.loadAverage.start} → ${d.loadAverage.end})`);
@@ -78,6 +84,9 @@ function print(result: Record<string, unknown>): void {
     console.log(`  through the queues       ${c.queuedPagesPerSec} pages/s, ${c.queuedChunksPerSec} chunks/s`);
     console.log(`  queue overhead           ${(c.queueOverheadRatio * 100).toFixed(1)}% (target ≤ 5%)`);
     if (c.peer) console.log(`  LangChain.js peer        ${c.peer.pagesPerSec} pages/s, ${c.peer.chunks} chunks`);
+    if (c.cpuMsPerPage) {
+      console.log(`  CPU per page             Quarry ${c.cpuMsPerPage.quarry} ms, unpdf alone ${c.cpuMsPerPage.unpdf} ms: ratio ${c.cpuRatio} (${c.pagesPerSecPerCore} pages per CPU-second)`);
+    }
     console.log(`  drop-to-searchable       p50 ${c.dropToSearchableP50Ms ?? '–'} ms, p95 ${c.dropToSearchableP95Ms ?? '–'} ms`);
     if (c.peakRssMbByStage) {
       console.log(`  peak RSS by stage (MB)   ${Object.entries(c.peakRssMbByStage).map(([k, v]) => `${k} ${v ?? '–'}`).join(', ')}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBreakdown, commandsPerDoc, groupResidentMb, latencyP50P95, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, cpuTicksOfStat, groupResidentMb, latencyP50P95, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
 import { timeCalls } from '../../bench/port-timing.ts';
 
 const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'RssAnon:\t  153600 kB', 'RssFile:\t   51200 kB', 'RssShmem:\t       0 kB', 'Threads:\t11'].join('\n');
@@ -106,5 +106,18 @@ describe('timeCalls', () => {
     const info = '# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\nused_cpu_sys_children:0.000000\r\n';
     expect(redisCpuSeconds(info)).toBeCloseTo(3.75, 6);
     expect(() => redisCpuSeconds('# CPU\r\n')).toThrow(/used_cpu_sys/);
+  });
+});
+
+describe('cost per page', () => {
+  it('reads a process’s own and reaped children’s CPU ticks from /proc/<pid>/stat, whatever its name holds', () => {
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
+    const stat = '4242 (node (stage) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 56 7 8 20 0 11 0 100 0';
+    expect(cpuTicksOfStat(stat)).toBe(1234 + 56 + 7 + 8);
+  });
+
+  it('CPU per page for Quarry and unpdf, their ratio and pages per CPU-second', () => {
+    expect(pageCost({ cpuMs: 20_000, pages: 200 }, { cpuMs: 3_000, pages: 200 })).toEqual({ quarryCpuMsPerPage: 100, unpdfCpuMsPerPage: 15, cpuRatio: 6.67, pagesPerSecPerCore: 10 });
+    expect(pageCost({ cpuMs: 0, pages: 0 }, { cpuMs: 0, pages: 0 })).toEqual({ quarryCpuMsPerPage: 0, unpdfCpuMsPerPage: 0, cpuRatio: 0, pagesPerSecPerCore: 0 });
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * CPU time of a process tree from Linux's /proc: this bench process, every process it started
+ * (stage workers' extraction children, the private redis-server) and the children they reaped.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpuTicksOfStat } from './ingest-stats.ts';
+
+/** Clock ticks per second (`getconf CLK_TCK`; 100 on Linux when it cannot be asked). */
+const TICKS_PER_SEC = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+function readStat(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** `root` and its live descendants (by each process's parent pid). */
+function tree(root: number): number[] {
+  const byParent = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(Number(name));
+    if (!stat) continue;
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    byParent.set(ppid, [...(byParent.get(ppid) ?? []), Number(name)]);
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    out.push(pid);
+    for (const child of byParent.get(pid) ?? []) walk(child);
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * CPU ms used so far by `root`'s tree: each live process's own time and its reaped children's.
+ * Sampled before and after a run, the difference is the run's cost, processes that came and went
+ * included (a reaped child's time moves to its parent's count). Null where /proc is missing.
+ */
+export function treeCpuMs(root: number = process.pid): number | null {
+  if (process.platform !== 'linux') return null;
+  let ticks = 0;
+  for (const pid of tree(root)) {
+    const stat = readStat(pid);
+    if (stat) ticks += cpuTicksOfStat(stat);
+  }
+  return (ticks / TICKS_PER_SEC) * 1000;
+}

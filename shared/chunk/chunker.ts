@@ -10,7 +10,9 @@ import { packUnits } from './pack.ts';
 import type { ChunkPolicy } from './policy.ts';
 import { countWithin, type TokenCounter } from './tokenizer.ts';
 import { pageAt, separatorBetween, unitsOf, type Unit } from './units.ts';
-import { linesOf, pagesOf, spansIn } from './line-pages.ts';
+import { linePages, pagesOf, spansIn } from './line-pages.ts';
+import { inReadingOrder, tablesDrafts } from './table-drafts.ts';
+import type { DocTable, PlacedTable } from '../domain/table.ts';
 
 /** A chunk before numbering and ids. */
 export interface ChunkDraft {
@@ -23,10 +25,14 @@ export interface ChunkDraft {
   overlapUnits: number;
   /** Tokens of `body`. */
   tokenCount: number;
-  /** The printed lines (indices) whose text is in `body`, ascending. */
-  lines: number[];
+  /** Where each printed line of `body` sits in it (LineSpan in body offsets), in body order. */
+  spans: LineSpan[];
   /** Heading lines this chunk holds only in its breadcrumb (a split section's first chunk holds its heading's). */
   headingLines: number[];
+  /** The table this draft holds as data (a table chunk; see table-drafts.ts). */
+  table?: DocTable;
+  /** Row facts of that table: indexed with the body (embedding and keyword text), not shown as it. */
+  facts?: string[];
 }
 
 /** Identity of the document the chunks belong to. */
@@ -64,7 +70,8 @@ function singleDraft(p: PreparedSection): ChunkDraft {
     ...sectionPages(p.section),
     overlapUnits: 0,
     tokenCount: p.tokens,
-    lines: linesOf(p.section.spans ?? []),
+    // The body is the section's text: its spans as they are.
+    spans: [...(p.section.spans ?? [])],
     headingLines: p.section.headingLines ?? [],
   };
 }
@@ -80,31 +87,71 @@ function mergedDraft(members: readonly PreparedSection[], filedUnder: readonly s
   const path = useParent ? sectionPathString(filedUnder) : sectionPathString(first.path);
   const heading = useParent ? (headingByPath.get(path) ?? normaliseHeadingFallback(filedUnder[filedUnder.length - 1] ?? '')) : first.heading;
   const body = mergedBody(members);
-  // Each member's title is a line of the body: its heading's page counts with its text's.
-  const pages = members.flatMap((m) => {
-    const own = sectionPages(m.section);
-    return m.section.title.trim() ? [m.section.pageStart, own.pageStart, own.pageEnd] : [own.pageStart, own.pageEnd];
-  });
+  const spans = mergedSpans(members);
+  // Without spans (an old artifact), each member's recorded range, its title's page included.
+  const pages = pagesOf(spans) ?? {
+    pageStart: Math.min(...members.map((m) => m.section.pageStart)),
+    pageEnd: Math.max(...members.map((m) => Math.max(m.section.pageStart, m.section.pageEnd))),
+  };
   return {
     section: heading,
     sectionPath: path,
     body,
-    pageStart: Math.min(...pages),
-    pageEnd: Math.max(...pages),
+    ...pages,
     overlapUnits: 0,
     tokenCount: counter.count(body),
-    // Each member's title is printed in the body: its heading lines are body lines here.
-    lines: linesOf(members.flatMap((m) => m.section.spans ?? []), members.flatMap((m) => (m.section.title.trim() ? (m.section.headingLines ?? []) : []))),
+    spans,
     headingLines: [],
   };
 }
 
-function joinUnits(text: string, units: readonly Unit[]): string {
+/**
+ * Spans of a merged body (see mergedBody: each member's title on a line above its text): each
+ * member's spans moved to where its text starts, and its title's span on its heading lines,
+ * which are body lines here.
+ */
+function mergedSpans(members: readonly PreparedSection[]): LineSpan[] {
+  const out: LineSpan[] = [];
+  let at = 0;
+  for (const m of members) {
+    const title = m.section.title.trim();
+    if (title) {
+      for (const line of m.section.headingLines ?? []) out.push([at, at + title.length, m.section.pageStart, line]);
+      at += title.length + 1;
+    }
+    for (const [s, e, page, line] of m.section.spans ?? []) out.push([at + s, at + e, page, line]);
+    at += m.text.length + 2;
+  }
+  return out;
+}
+
+/**
+ * Joins units into a body, and moves the section's spans into it: each unit's own text is
+ * `text.slice(start, end)`, at the end of `unit.text` (a table's later row group has the header
+ * row repeated before it, a copy that maps to no line of its own).
+ */
+function joinUnits(text: string, units: readonly Unit[], sectionSpans: readonly LineSpan[] = []): { body: string; spans: LineSpan[] } {
   let body = '';
+  const spans: LineSpan[] = [];
   units.forEach((u, i) => {
-    body += i === 0 ? u.text : separatorBetween(text, units[i - 1] as Unit, u) + u.text;
+    if (i > 0) body += separatorBetween(text, units[i - 1] as Unit, u);
+    const own = u.end - u.start;
+    const shift = body.length + (u.text.length - own) - u.start;
+    for (const [s, e, page, line] of spansIn(sectionSpans, u.start, u.end)) {
+      // A span cut by the unit's bounds (a sentence ending mid-line) keeps the part in this unit.
+      const from = Math.max(s, u.start);
+      const to = Math.min(e, u.end);
+      const last = spans[spans.length - 1];
+      // The same line going on in the next unit (a sentence ending mid-line): one span, over the separator.
+      if (last && last[3] === line && from + shift <= last[1] + 2) {
+        last[1] = Math.max(last[1], to + shift);
+        continue;
+      }
+      spans.push([from + shift, to + shift, page, line]);
+    }
+    body += u.text;
   });
-  return body;
+  return { body, spans };
 }
 
 function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCounter): ChunkDraft[] {
@@ -114,19 +161,19 @@ function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCoun
   const spans: readonly LineSpan[] = section.spans ?? [];
   return packUnits(units, policy).map((r, k) => {
     let from = r.overlapFrom;
-    let body = joinUnits(text, units.slice(from, r.end));
-    let tokenCount = counter.count(body);
+    let joined = joinUnits(text, units.slice(from, r.end), spans);
+    let tokenCount = counter.count(joined.body);
     // The packer estimates; if the real count overshoots, the optional overlap goes first.
     if (from < r.start && tokenCount > policy.maxTokens) {
       from = r.start;
-      body = joinUnits(text, units.slice(from, r.end));
-      tokenCount = counter.count(body);
+      joined = joinUnits(text, units.slice(from, r.end), spans);
+      tokenCount = counter.count(joined.body);
     }
+    const { body } = joined;
     const firstUnit = units[from] as Unit;
     const lastUnit = units[r.end - 1] as Unit;
-    const held = spansIn(spans, firstUnit.start, lastUnit.end);
     // Without spans (an old artifact), pages are estimated from the position in the section.
-    const pages = pagesOf(held) ?? {
+    const pages = pagesOf(joined.spans) ?? {
       pageStart: pageAt(firstUnit.start, text.length, section.pageStart, pageEnd),
       pageEnd: pageAt(Math.max(firstUnit.start, lastUnit.end - 1), text.length, section.pageStart, pageEnd),
     };
@@ -137,7 +184,7 @@ function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCoun
       ...pages,
       overlapUnits: r.start - from,
       tokenCount,
-      lines: linesOf(held),
+      spans: joined.spans,
       // Every chunk carries the heading in its path; coverage counts it with the first.
       headingLines: k === 0 ? (section.headingLines ?? []) : [],
     };
@@ -149,7 +196,7 @@ function splitDrafts(p: PreparedSection, policy: ChunkPolicy, counter: TokenCoun
  * {@link packUnits} for splitting). Sections with blank text produce nothing: their titles live
  * on in their children's breadcrumbs.
  */
-export function draftChunks(sections: readonly Section[], policy: ChunkPolicy, counter: TokenCounter): ChunkDraft[] {
+export function draftChunks(sections: readonly Section[], policy: ChunkPolicy, counter: TokenCounter, tables: readonly PlacedTable[] = []): ChunkDraft[] {
   const prepared = prepare(sections, policy, counter);
   const headingByPath = new Map<string, string>();
   for (const s of sections) {
@@ -161,8 +208,11 @@ export function draftChunks(sections: readonly Section[], policy: ChunkPolicy, c
     if (g.kind === 'merged') return [mergedDraft(g.members, g.filedUnder, headingByPath, counter)];
     return [singleDraft(g.members[0])];
   });
-  fileBlankHeadings(sections, drafts);
-  return drafts;
+  // Table chunks join before blank headings are filed: a statement's heading whose only body is
+  // its table is held by the table's chunk.
+  const all: ChunkDraft[] = inReadingOrder(drafts, tablesDrafts(tables, sections, policy, counter));
+  fileBlankHeadings(sections, all);
+  return all;
 }
 
 /**
@@ -202,9 +252,12 @@ export function finaliseChunks(doc: ChunkDocument, drafts: readonly ChunkDraft[]
       section: d.section,
       section_path: d.sectionPath,
       body: d.body,
-      embedding_text: embeddingTextOf(d.sectionPath, d.body),
+      // A table's row facts are searched with it (the keyword text is made from this too).
+      embedding_text: embeddingTextOf(d.sectionPath, d.facts?.length ? `${d.body}\n\n${d.facts.join('\n')}` : d.body),
       page_start: d.pageStart,
       page_end: Math.max(d.pageStart, d.pageEnd),
+      ...(d.spans.length > 0 ? { line_pages: linePages(d.spans) } : {}),
+      ...(d.table ? { table: d.table } : {}),
       chunk_index: index,
       total_chunks: drafts.length,
       token_count: d.tokenCount,
@@ -218,9 +271,10 @@ export function chunkDocument(
   sections: readonly Section[],
   policy: ChunkPolicy,
   counter: TokenCounter,
-): { chunks: Chunk[]; lines: number[][]; headingLines: number[][] } {
-  const drafts = draftChunks(sections, policy, counter);
-  return { chunks: finaliseChunks(doc, drafts), lines: drafts.map((d) => d.lines), headingLines: drafts.map((d) => d.headingLines) };
+  tables: readonly PlacedTable[] = [],
+): { chunks: Chunk[]; spans: LineSpan[][]; headingLines: number[][] } {
+  const drafts = draftChunks(sections, policy, counter, tables);
+  return { chunks: finaliseChunks(doc, drafts), spans: drafts.map((d) => d.spans), headingLines: drafts.map((d) => d.headingLines) };
 }
 
 /** Sections → numbered, id'd chunks under one policy. */

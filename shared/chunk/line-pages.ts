@@ -22,3 +22,35 @@ export function pagesOf(spans: readonly LineSpan[]): { pageStart: number; pageEn
 export function linesOf(spans: readonly LineSpan[], extra: readonly number[] = []): number[] {
   return [...new Set([...spans.map((s) => s[3]), ...extra])].sort((a, b) => a - b);
 }
+
+/**
+ * A body's pages by offset (see Chunk.line_pages): `[offset, page]` where the text from `offset`
+ * on was printed on `page`, one entry per change of page in body order, the first at offset 0.
+ */
+export function linePages(spans: readonly LineSpan[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [start, , page] of spans) {
+    const last = out[out.length - 1];
+    if (!last) out.push([0, page]);
+    else if (last[1] !== page) out.push([start, page]);
+  }
+  return out;
+}
+
+/**
+ * The pages a quoted range `[start, end)` of a body was printed on, from its `line_pages`; the
+ * chunk's own range when it has none (stored before line pages existed).
+ */
+export function quotedPages(linePagesOfBody: readonly (readonly [number, number])[] | undefined, start: number, end: number, fallback: { pageStart: number; pageEnd: number }): { pageStart: number; pageEnd: number } {
+  if (!linePagesOfBody || linePagesOfBody.length === 0) return fallback;
+  let pageStart = Infinity;
+  let pageEnd = 0;
+  linePagesOfBody.forEach(([from, page], i) => {
+    const to = linePagesOfBody[i + 1]?.[0] ?? Infinity;
+    if (from < Math.max(end, start + 1) && to > start) {
+      pageStart = Math.min(pageStart, page);
+      pageEnd = Math.max(pageEnd, page);
+    }
+  });
+  return pageEnd === 0 ? fallback : { pageStart, pageEnd };
+}

@@ -47,6 +47,17 @@ export function groupTokens(members: readonly PreparedSection[]): number {
 }
 
 /**
+ * The preamble (a cover page, a title block) and a table of contents stand outside the document's
+ * outline: a section merged into a group they open would be filed under "Preamble" or "Contents"
+ * (an 8-K's short items after its cover). Once such a group is big enough on its own, nothing
+ * joins it; a tiny one still merges with its neighbours, as any tiny section does.
+ */
+function closedLead(open: readonly PreparedSection[], policy: ChunkPolicy): boolean {
+  const first = open[0];
+  return first !== undefined && (first.section.source === 'preamble' || first.section.source === 'toc') && groupTokens(open) >= policy.minTokens;
+}
+
+/**
  * Groups sections in reading order. A section over `maxTokens` is split (and never merged).
  * Otherwise it joins the open group when it belongs under the same parent, the group or the
  * section is under `minTokens`, and the merged body stays within `maxTokens`. "Under the same
@@ -76,7 +87,7 @@ export function planGroups(prepared: readonly PreparedSection[], policy: ChunkPo
     const first = open[0];
     const next = prepared[i + 1];
     const leadsChildren = next !== undefined && parentKey(next.section) === JSON.stringify(p.section.path);
-    if (first) {
+    if (first && !closedLead(open, policy)) {
       const asSibling = parentKey(p.section) === parentKey(first.section) && (key === null || key === parentKey(first.section));
       const asChild = parentKey(p.section) === JSON.stringify(first.section.path) && (key === null || key === JSON.stringify(first.section.path));
       const joinKey = asSibling && !(leadsChildren && p.tokens < policy.minTokens) ? parentKey(first.section) : asChild ? JSON.stringify(first.section.path) : null;

@@ -5,3 +5,4 @@ export * from './section.ts';
 export * from './chunk.ts';
 export * from './artifacts.ts';
 export * from './coverage.ts';
+export * from './table.ts';

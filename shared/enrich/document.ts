@@ -5,6 +5,7 @@
 import type { DocumentRecord, SourceRecord } from '../domain/document.ts';
 import { findValidityDates } from './dates.ts';
 import { buildDocumentProfile, profileEntities } from './document-profile.ts';
+import { reportTitle } from './document-title.ts';
 import { detectLang } from './lang.ts';
 
 /** What the enrich stage knows about a document besides its chunks. */
@@ -55,7 +56,10 @@ export function fileTitle(sourceKey: string): string {
  * - doc_type, jurisdiction: meta, else `'unknown'`.
  * - lang: meta, else {@link detectLang} over the first pages (or the chunks when the first pages
  *   have no letters).
- * - title: meta, else the PDF's Title, else the first heading-like line, else the file name.
+ * - title: meta, else the PDF's Title unless it is an identifier (an accession number) or a
+ *   filing label saying no more than the profile, for which a report naming its organisation gets
+ *   one built from the profile ({@link reportTitle}), else the first heading-like line, else the
+ *   file name.
  * - valid_from / valid_to: meta, else {@link findValidityDates} over the first pages and the
  *   chunks (the header wins over closing clauses by rank), else null. The PDF creation date and
  *   the ingest time are not validity dates and are never used. When meta gives only one bound,
@@ -81,7 +85,7 @@ export function buildDocumentRecord(facts: DocumentFacts): DocumentRecord {
   return {
     doc_id: source.doc_id,
     version: source.version,
-    title: meta.title ?? (facts.pdfTitle?.trim() || null) ?? headingTitle(head) ?? fileTitle(source.source_key),
+    title: meta.title ?? reportTitle(facts.pdfTitle, profile) ?? headingTitle(head) ?? fileTitle(source.source_key),
     doc_type: meta.doc_type ?? profile.form ?? 'unknown',
     jurisdiction: meta.jurisdiction ?? 'unknown',
     lang: meta.lang ?? detectLang(langSample),

@@ -86,6 +86,56 @@ function inRuns(occ: readonly Occurrence[], opts: RunningLineOptions, longRun: n
   return out;
 }
 
+/**
+ * Occurrences that are their page's top-most or bottom-most line, when they are so on at least
+ * `widespread` pages with a changing number: a page head or foot that follows the text instead of
+ * a fixed height ("Apple Inc. | Q3 2023 Form 10-Q | 14" right under the last line of each page of
+ * a filing printed from HTML). Otherwise none.
+ */
+function edgeRun(occ: readonly Occurrence[], outer: readonly Set<number>[], widespread: number): Occurrence[] {
+  const edge = occ.filter((o) => outer[o.page]?.has(o.line));
+  return edge.length >= widespread && new Set(edge.map((o) => o.numbers)).size > 1 ? edge : [];
+}
+
+const ROMAN: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+
+/** Value of a lone number as numbersOf keeps it: arabic, or a lower-case roman numeral. */
+function numberValue(token: string): number {
+  if (/^\d+$/u.test(token)) return Number(token);
+  let total = 0;
+  for (let i = 0; i < token.length; i++) {
+    const v = ROMAN[token[i] ?? ''] ?? 0;
+    total += v < (ROMAN[token[i + 1] ?? ''] ?? 0) ? -v : v;
+  }
+  return total;
+}
+
+/** Share of the changes between consecutive occurrences that must step forward with the pages. */
+const FOLLOWING_SHARE = 0.8;
+
+/**
+ * Whether the changing numbers of a repeated line follow the pages, as page numbers do: from
+ * one occurrence to the next (in page order) wherever they change, the first number that
+ * differs grows, by no more than two a page ("12" → "13", "2-9" → "3-1", a spread's "24 25" → "26 27",
+ * "Page 3 of 40" → "Page 4 of 40"). A line whose numbers never change is left to the other tests.
+ */
+function followsPages(occ: readonly Occurrence[]): boolean {
+  const sorted = [...occ].sort((a, b) => a.page - b.page);
+  let changes = 0;
+  let forward = 0;
+  for (let k = 1; k < sorted.length; k++) {
+    const prev = (sorted[k - 1] as Occurrence).numbers.split(' ').filter(Boolean).map(numberValue);
+    const cur = (sorted[k] as Occurrence).numbers.split(' ').filter(Boolean).map(numberValue);
+    const at = Array.from({ length: Math.max(prev.length, cur.length) }, (_, i) => i).find((i) => prev[i] !== cur[i]);
+    if (at === undefined) continue;
+    changes++;
+    const step = (cur[at] ?? 0) - (prev[at] ?? 0);
+    // Two printed pages to a sheet (a scanned spread) step by two.
+    if (step >= 1 && step <= 2 * ((sorted[k] as Occurrence).page - (sorted[k - 1] as Occurrence).page)) forward++;
+  }
+  return forward >= FOLLOWING_SHARE * changes;
+}
+
 /** Indexes of the top-most and bottom-most lines of a page. */
 function outermost(page: Page): Set<number> {
   const order = page.lines.map((_, i) => i).sort((a, b) => (page.lines[b]?.y ?? 0) - (page.lines[a]?.y ?? 0));
@@ -147,8 +197,11 @@ export function stripRunningLines(
     if (occ.length < opts.minRun) continue;
     const y = modalY(occ);
     const aligned = occ.filter((o) => Math.abs(o.y - y) <= Math.max(3, o.fontSize));
-    const hits = aligned.length >= widespread ? aligned : inRuns(aligned, opts, longRun);
-    if (hits.length === 0) continue;
+    const aligning = aligned.length >= widespread ? aligned : inRuns(aligned, opts, longRun);
+    const hits = aligning.length > 0 ? aligning : edgeRun(occ, outer, widespread);
+    // Numbers that change without following the pages belong to the text: the last item of
+    // several lists ("3. Other matters the director deems necessary") ending pages alike.
+    if (hits.length === 0 || !followsPages(hits)) continue;
     // A known running line off its usual height still goes when it is a page's outermost line
     // (the first page of an RFC ends earlier, and so does its footer).
     for (const o of occ) {

@@ -1,10 +1,10 @@
 import type { LineSpan } from '../domain/section.ts';
 import type { FlatLine } from './flat-lines.ts';
 
-// A line that starts an item of its own: ① 항, "1." 호, "가." 목, bullets, and statute notes
-// such as "[본조신설 2012. 2. 1.]".
+// A line that starts an item of its own: ① 항, "1." 호, "가." 목, bullets, a checklist's "1.1 Analyze …",
+// a question list's "Q1.", and statute notes such as "[본조신설 2012. 2. 1.]".
 const ITEM_START =
-  /^(?:[\u2460-\u2473\u3251-\u325F]|\d{1,3}[.)](?:\s|$)|\(\d{1,3}\)|[가-하][.)]\s|\([가-하]\)|[a-z][.)]\s|\([a-z]\)|[•·∙◦▪■□●○◆◇*–—-]\s|\[[^\]]{2,40}\]$|<[^>]{2,40}>$)/u;
+  /^(?:[\u2460-\u2473\u3251-\u325F]|\d{1,3}[.)](?:\s|$)|\d{1,2}(?:\.\d{1,2})+\s+\p{Lu}|Q\s?\d{1,3}[.:)]\s|\(\d{1,3}\)|[가-하][.)]\s|\([가-하]\)|[a-z][.)]\s|\([a-z]\)|[•·∙◦▪■□●○◆◇*–—-]\s|\[[^\]]{2,40}\]$|<[^>]{2,40}>$)/u;
 // A statute article printed again (a version with another effective date) starts a paragraph.
 const KO_ARTICLE_START = /^제\s?\d+\s?조(?:의\s?\d+)?\s?\(/u;
 const SENTENCE_END = /[.!?。”"')\]>]$|다\.?$/u;

@@ -30,6 +30,11 @@ function prependText(draft: Draft, text: string, spans: readonly LineSpan[]): vo
   draft.spans = [...spans, ...draft.spans.map(([s, e, p, l]): LineSpan => [s + shift, e + shift, p, l])];
 }
 
+/** Letters and digits only, lower-cased: how a title and the lines it was read from compare. */
+function squashed(text: string): string {
+  return text.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+}
+
 /** The printed lines of a heading (none for a virtual one). */
 function headingLinesOf(lines: readonly FlatLine[], h: Pick<Heading, 'line' | 'span'>): FlatLine[] {
   return lines.slice(h.line, h.line + h.span);
@@ -89,7 +94,25 @@ export function buildSections(
   const stack: Array<{ rank: number; title: string }> = [];
   sorted.forEach((h, k) => {
     const end = sorted[k + 1]?.line ?? lines.length;
-    const body = bodyLines(lines, dropped, h.line + h.span, end);
+    // A line of the heading's span whose text its title does not carry (an outline bookmark
+    // pointing at a company name printed above a statement's caption) is body: only lines the
+    // title holds are the heading's.
+    const printed = headingLinesOf(lines, h);
+    const titled = squashed(`${h.title} ${h.rest}`);
+    // A line the title was read from holds it (a chapter and its first article on one line), or the title holds the line (a title wrapped over lines).
+    // The heading's own line may carry body after the title (h.rest): only the rest of it counts.
+    const ofTitle = printed.filter((l) => {
+      const whole = squashed(l.text);
+      const rest = l.index === h.line ? squashed(h.rest) : '';
+      const line = rest && whole.endsWith(rest) ? whole.slice(0, whole.length - rest.length) : whole;
+      if (line === '') return false;
+      if (titled.includes(line) || line.includes(squashed(h.title))) return true;
+      // A number the text layer moved out of place ("제 조 목적1" for 제1조(목적)): the same words.
+      const words = (t: string) => t.replace(/\p{N}/gu, '');
+      return words(line) !== '' && words(titled).includes(words(line));
+    });
+    const stray = printed.filter((l) => !ofTitle.includes(l) && !dropped.has(l.index));
+    const body = [...stray, ...bodyLines(lines, dropped, h.line + h.span, end)];
     const own = lines[h.line];
     while (stack.length > 0 && (stack[stack.length - 1]?.rank ?? 0) >= h.rank) stack.pop();
     stack.push({ rank: h.rank, title: h.title });
@@ -105,7 +128,7 @@ export function buildSections(
       pageEnd: Math.max(pageStart, body[body.length - 1]?.page ?? pageStart),
       source: h.source,
       spans: joined.spans,
-      headingLines: headingLinesOf(lines, h).map((l) => l.index),
+      headingLines: ofTitle.map((l) => l.index),
     });
   });
 

@@ -1,3 +1,5 @@
+import { bareArticleTitle, restoreDisplacedNumber } from './displaced-numbers.ts';
+
 /** The numbering systems the sectionizer recognises. */
 export type HeadingKind =
   | 'ko-part' // 제N편
@@ -92,6 +94,9 @@ function titleShaped(title: string, maxWords: number, maxChars: number): boolean
 function matchKorean(text: string): HeadingMatch | null {
   const m = KO_MARKER.exec(text);
   if (!m) {
+    // "제 조 목적1": the number printed in another font run, which the text layer put after the words.
+    const restored = restoreDisplacedNumber(text);
+    if (restored !== null) return matchKorean(restored);
     if (SUPPLEMENT.test(text) && text.length <= 80) return { kind: 'ko-supplement', seq: [], title: text, rest: '', weight: 2 };
     return null;
   }
@@ -111,6 +116,8 @@ function matchKorean(text: string): HeadingMatch | null {
     }
     // An untitled article: "제35조 삭제 <2019. 1. 15.>" or "제3조 이 법은 ...".
     if (after === '' || (/^\s/u.test(after) && !KO_REFERENCE_FOLLOWER.test(spaced))) {
+      // A title printed without brackets, alone on its line: one form whatever the print.
+      if (bareArticleTitle(spaced)) return { kind, seq, title: `${compact}(${spaced})`, rest: '', weight: 3 };
       return { kind, seq, title: compact, rest: spaced, weight: 1 };
     }
     return null;

@@ -2,6 +2,8 @@ import type { FlatLine, LineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 import { bestChain, type Candidate } from './heading-chains.ts';
 import type { HeadingKind, HeadingMatch } from './heading-patterns.ts';
+import { dropNumberCopies } from './numbering-copies.ts';
+import { numberedListLines } from './numbered-lists.ts';
 
 const KO_RANK: Partial<Record<HeadingKind, number>> = {
   'ko-part': 1,
@@ -109,7 +111,10 @@ export function patternHeadings(
     list.push({ ...m, line: i, weight: m.weight + contextWeight(i, m, lines, matches, stats) });
     byKind.set(m.kind, list);
   };
+  // Items of a numbered checklist or question list are body text of their section.
+  const listLines = numberedListLines(lines, stats);
   for (const [i, m] of [...matches].sort((a, b) => a[0] - b[0])) {
+    if ((m.kind === 'numbered' || m.kind === 'question') && listLines.has(i)) continue;
     if (!m.kind.startsWith('ko-') && !m.sentence && wrappedSentence(i, lines, stats)) {
       // A requirement ("3.1.1 Limit system access to …, and") is a sentence by design: its
       // wrapping is no sign of body text. A single number ("4. They always build …") is.
@@ -150,7 +155,8 @@ export function patternHeadings(
     // Under roman parts, decimal numbering may restart in each part ("I. … 1. … II. … 1."), and
     // under an appendix it restarts for its own items (a numbered FAQ): each part has its chain.
     const breaks = [...(roman.length >= 2 ? roman.map((c) => c.line) : []), ...appendices.map((c) => c.line)].sort((a, b) => a - b);
-    const numberedSegments = segments(byKind.get('numbered') ?? [], breaks).map((seg) => bestChain(seg));
+    // A number printed again in the same part (a mapping table quoting the requirements) leaves its copy out.
+    const numberedSegments = segments(byKind.get('numbered') ?? [], breaks).map((seg) => bestChain(dropNumberCopies(seg)));
     const firstAppendix = appendices[0]?.line ?? Infinity;
     const numbered = numberedSegments.filter((chain) => (chain[0]?.line ?? 0) < firstAppendix).flat();
     const appendixItems = numberedSegments.filter((chain) => (chain[0]?.line ?? 0) > firstAppendix && appendixList(chain, letter)).flat();

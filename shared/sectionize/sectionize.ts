@@ -3,13 +3,16 @@ import type { Section } from '../domain/section.ts';
 import { buildSections, visibleChars } from './build-sections.ts';
 import { withContents } from './contents-sections.ts';
 import { densitySections } from './density-sections.ts';
+import { filingHeadings } from './filing-headings.ts';
 import { flattenLines, lineStats, type FlatLine, type LineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 import { matchHeading, type HeadingMatch } from './heading-patterns.ts';
 import { identifierHeadings } from './identifier-headings.ts';
+import { startsLate } from './late-numbering.ts';
 import { nestByNumber } from './number-nesting.ts';
 import { outlineHeadings } from './outline-headings.ts';
 import { patternHeadings } from './pattern-headings.ts';
+import { withFinancialHeadings } from './statement-headings.ts';
 import { findTocLines } from './toc.ts';
 import { tocTitleHeadings } from './toc-headings.ts';
 import { typographyHeadings } from './typography-headings.ts';
@@ -22,7 +25,11 @@ export interface SectionizeOptions {
   densityTargetChars: number;
   /** Density fallback: hard-ish upper size of a part. @defaultValue 3000 */
   densityMaxChars: number;
-  /** Text before the first heading shorter than this (non-space characters) is dropped. @defaultValue 30 */
+  /**
+   * Text before the first heading shorter than this (non-space characters) makes no section of its
+   * own. @defaultValue 1 (any printed text is kept: coverage counts every line, and a short
+   * preamble merges with its neighbours into one chunk)
+   */
   minPreambleChars: number;
   /** A document this short may rest on a single heading; longer ones need two. @defaultValue 3000 */
   singleHeadingMaxChars: number;
@@ -33,7 +40,7 @@ export const DEFAULT_SECTIONIZE_OPTIONS: SectionizeOptions = {
   useOutline: true,
   densityTargetChars: 2000,
   densityMaxChars: 3000,
-  minPreambleChars: 30,
+  minPreambleChars: 1,
   singleHeadingMaxChars: 3000,
 };
 
@@ -56,7 +63,7 @@ function typographyBeforeAppendix(headings: readonly Heading[], lines: readonly 
 
 /**
  * Splits an extracted document into sections. Structure comes from, in order of preference:
- * the outline (when it covers the document and numbering does not already explain it),
+ * a filing's form (parts, items, financial statements and notes; filing-headings.ts), the outline (when it covers the document and numbering does not already explain it),
  * numbering patterns (Korean statute markers, decimal, appendix letters, roman), typography,
  * and finally a size-based split. Tables of contents are dropped first so they never become
  * empty duplicate sections. Linear in the number of lines (the chain search looks back a
@@ -75,21 +82,27 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
   });
   const dropped = findTocLines(lines, matches);
   for (const i of dropped) matches.delete(i);
+  // A filing's own table of contents lists its items: kept as Contents, never as headings.
+  const filing = filingHeadings(lines, dropped, stats);
+  for (const i of filing?.toc ?? []) {
+    dropped.add(i);
+    matches.delete(i);
+  }
 
   const totalChars = lines.reduce((n, l) => n + visibleChars(l.text), 0);
   const enough = (hs: readonly Heading[]): boolean => hs.length >= 2 || (hs.length === 1 && totalChars <= opts.singleHeadingMaxChars);
 
   const numbering = patternHeadings(lines, matches, stats);
   const patterns = [...numbering, ...identifierHeadings(lines, dropped, new Set(numbering.map((h) => h.line)))];
-  let headings: Heading[] = [];
-  if (opts.useOutline && doc.outline.length >= 2) {
+  let headings: Heading[] = filing?.headings ?? [];
+  if (headings.length === 0 && opts.useOutline && doc.outline.length >= 2) {
     const fromOutline = outlineHeadings(doc.outline, lines, dropped);
     const patternLines = new Set(patterns.map((h) => h.line));
     const explained = fromOutline.headings.filter((h) => h.span > 0 && patternLines.has(h.line)).length;
     const covers = fromOutline.matched >= 2 && fromOutline.matched >= 0.5 * doc.outline.length;
     if (covers && explained < OUTLINE_REDUNDANT * fromOutline.matched) headings = fromOutline.headings;
   }
-  if (headings.length === 0 && enough(patterns)) {
+  if (headings.length === 0 && enough(patterns) && !(startsLate(patterns, lines, dropped) && enough(typographyHeadings(lines, dropped, stats)))) {
     headings = [...patterns, ...tocTitleHeadings(lines, dropped, new Set(patterns.map((h) => h.line)))];
     headings = [...typographyBeforeAppendix(headings, lines, dropped, stats), ...headings];
   }
@@ -97,6 +110,8 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
     const typographic = typographyHeadings(lines, dropped, stats);
     if (enough(typographic)) headings = typographic;
   }
+  // Statements and notes of a report or release that is no filing (a filing's are in its items).
+  if (!filing) headings = withFinancialHeadings(headings, lines, dropped);
   const bySize = () => densitySections(lines, dropped, stats, { targetChars: opts.densityTargetChars, maxChars: opts.densityMaxChars });
   if (headings.length === 0) return withContents(bySize(), lines, dropped, stats);
   const sections = buildSections(lines, dropped, nestByNumber(headings), stats, { minPreambleChars: opts.minPreambleChars });

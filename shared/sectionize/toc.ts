@@ -14,12 +14,25 @@ const DEFAULTS: TocOptions = { minLeaderEntries: 3, minBareEntries: 6 };
 const SENTENCE_END = /(?:[.!?。]|다|요)["'”’)]?$/u;
 export const TOC_TITLE = /^(?:table of contents|contents|목\s?차|차\s?례|list of (?:figures|tables))$/iu;
 
+// A line that ends like a sentence or a question is no entry of a table of contents.
+const ENTRY_SENTENCE = /[.?!。？]["'”’)]?$/u;
+
 /** Share of a run's bare entries that must be headings printed again later for the run to be a TOC. */
 const REPEATED_SHARE = 0.5;
 
-/** A heading's identity for "printed again": its kind and numbering, or its text when unnumbered. */
+/** Words of a heading's title that carry letters, lower-cased: "3.2 AWARENESS AND TRAINING 7" → awareness, and, training. */
+function titleWords(title: string): string[] {
+  return title.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => /\p{L}/u.test(w));
+}
+
+/**
+ * A heading's identity for "printed again": its kind, its numbering and the first words of its
+ * title. The number alone is not enough: every list restarts at "1.", so a checklist would find
+ * its numbers "printed again" in the next list and pass for a table of contents.
+ */
 function headingKey(m: HeadingMatch, text: string): string {
-  return m.seq.length > 0 ? `${m.kind}:${m.seq.join('.')}` : `${m.kind}:${text.replace(/\s+/gu, ' ').trim().toLowerCase()}`;
+  if (m.seq.length === 0) return `${m.kind}:${text.replace(/\s+/gu, ' ').trim().toLowerCase()}`;
+  return `${m.kind}:${m.seq.join('.')}:${titleWords(m.title).slice(0, 2).join(' ')}`;
 }
 
 /**
@@ -42,8 +55,9 @@ export function findTocLines(
     if (!line) return null;
     if (hasLeaders(line.text)) return 'leader';
     const m = matches.get(i);
-    // FAQ questions with one-line answers alternate like a TOC with strays, but a TOC lists no questions.
-    return m && m.rest === '' && m.kind !== 'question' ? 'bare' : null;
+    // FAQ questions with one-line answers alternate like a TOC with strays, but a TOC lists no
+    // questions; nor sentences: numbered requirements or checklist items stacked one per line.
+    return m && m.rest === '' && m.kind !== 'question' && !m.sentence && !ENTRY_SENTENCE.test(line.text) ? 'bare' : null;
   };
   // A TOC lists headings in order; a number going back (…제116조, then 제1장 again) is where
   // the document itself starts, so that heading is not swallowed by the run. The same number

@@ -6,6 +6,7 @@ import {
 import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import type { HybridHit, StoredChunk, VectorStore } from '../../shared/store/vector-store.ts';
 import { runFacetValuesContract } from './facet-values.contract.ts';
+import type { DocTable } from '../../shared/domain/table.ts';
 import { DIM, MODEL, OTHER_MODEL, DOC_A, DOC_B, VERSION, corpus, cosine, documents, makeChunk } from './store-fixtures.ts';
 
 type Corpus = ReturnType<typeof corpus>;
@@ -177,6 +178,44 @@ export function runVectorStoreContract(name: string, makeStore: () => Promise<Ve
         expect(a1.entities).toEqual(['출산장려금', '출산 장려금']);
         expect(a1.valid_from).toBe('2020-01-01');
         expect(a1.valid_to).toBe('2023-01-01');
+      });
+
+      it("a chunk's line pages (where its body turns a page) round-trip through every read; a chunk without reads without", async () => {
+        const spanning = { ...makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'spanning', index: 7, body: 'First page text. Second page text.', vector: [0, 1, 0, 1] }), page_end: 2, line_pages: [[0, 1], [17, 2]] as [number, number][] };
+        await store.upsertChunks([spanning]);
+        const [fetched] = await store.fetchByIds([spanning.chunk_id, c.a1.chunk_id]);
+        expect(fetched?.line_pages).toEqual([[0, 1], [17, 2]]);
+        const plain = (await store.fetchByIds([c.a1.chunk_id]))[0];
+        expect(plain && 'line_pages' in plain).toBe(false);
+        const hits = await store.hybrid({ text: 'second page text', vector: [0, 1, 0, 1], alpha: 0.5, limit: 3 });
+        expect(hits.find((h) => h.chunk.chunk_id === spanning.chunk_id)?.chunk.line_pages).toEqual([[0, 1], [17, 2]]);
+        const scanned: { chunk_id: string; line_pages?: unknown }[] = [];
+        for await (const row of store.scanChunks({ fields: ['chunk_id', 'line_pages'], filter: { op: 'eq', field: 'doc_id', value: DOC_B } })) scanned.push(row);
+        expect(scanned.find((r) => r.chunk_id === spanning.chunk_id)?.line_pages).toEqual([[0, 1], [17, 2]]);
+      });
+
+      it('a chunk holding a table keeps it as data through every read', async () => {
+        const table: DocTable = {
+          title: 'STATEMENTS OF OPERATIONS',
+          columns: ['Three Months Ended July 1, 2023', 'Three Months Ended June 25, 2022'],
+          rows: [
+            { label: 'Net sales:', level: 0, parents: [], cells: [null, null], line: 10, page: 4 },
+            { label: 'Total net sales', level: 1, parents: ['Net sales:'], cells: [{ text: '$ 81,797', value: 81797, page: 4, box: [300, 600, 40, 9] }, { text: '(1,234)', value: -1234, page: 4 }], line: 13, page: 4 },
+          ],
+          unit: '$',
+          scale: 'millions',
+          pageStart: 4,
+          pageEnd: 4,
+        };
+        const held = { ...makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'statements', index: 8, body: '| | Three Months Ended July 1, 2023 |\n|---|---|\n| Total net sales | $ 81,797 |', vector: [1, 0, 1, 0] }), table };
+        await store.upsertChunks([held]);
+        expect((await store.fetchByIds([held.chunk_id]))[0]?.table).toEqual(table);
+        const hits = await store.hybrid({ text: 'total net sales', vector: [1, 0, 1, 0], alpha: 0.5, limit: 3 });
+        expect(hits.find((h) => h.chunk.chunk_id === held.chunk_id)?.chunk.table).toEqual(table);
+        const scanned: { chunk_id: string; table?: unknown }[] = [];
+        for await (const row of store.scanChunks({ fields: ['chunk_id', 'table'], filter: { op: 'eq', field: 'doc_id', value: DOC_B } })) scanned.push(row);
+        expect(scanned.find((r) => r.chunk_id === held.chunk_id)?.table).toEqual(table);
+        expect(scanned.find((r) => r.chunk_id === c.b1.chunk_id)?.table).toBeUndefined();
       });
 
       it('getDocument round-trips the record', async () => {

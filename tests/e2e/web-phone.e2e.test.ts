@@ -1,7 +1,7 @@
 /**
  * The web app on a 390 px phone screen: no page scrolls sideways, failures are red, a query key is
  * offered only what it may do, and a citation whose passage runs over two pages can be paged and
- * zoomed.
+ * zoomed, with exactly the cited lines highlighted on each page.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,11 +24,22 @@ const PHONE = { width: 390, height: 844 };
 const RED = 'rgb(196, 50, 47)';
 const GREEN = 'rgb(23, 108, 58)';
 
+/** textPdf's layout (its defaults): the first baseline, the distance between baselines, the page height, in points. */
+const TOP = 770;
+const PITCH = 14;
+const PAGE_WIDTH = 595;
+const PAGE_HEIGHT = 842;
+/** A line of the cited section printed again, word for word, in a note above the section. */
+const REPEATED = 'Record every cleaning in the lens log with the date, the time and the weather.';
+/** Uncited lines above the section whose words all occur in the cited passage: a text match highlights them. */
+const ECHOES = ['Chamois cloth.', 'Distilled water.'];
+
 /**
  * A manual whose one section starts low on page 1 and runs on over page 2, so its chunk spans
- * pages 1–2. WinAnsi text only (standard fonts).
+ * pages 1–2. Above the section, a note repeats one of its lines and lists supplies it names, so
+ * only positions tell the cited lines from the others. WinAnsi text only (standard fonts).
  */
-function spanningManual(): Promise<Uint8Array> {
+const MANUAL_PAGES: string[][] = (() => {
   const care = [
     'The keeper polishes the beacon lens at Harrow Point every Tuesday and Friday',
     'morning, before the light is lit, with a soft chamois cloth and distilled water.',
@@ -56,13 +67,66 @@ function spanningManual(): Promise<Uint8Array> {
     'Should the clockwork stop, turn the lens by hand until the fault is repaired.',
   ];
   const filler = Array.from({ length: 24 }, (_, i) => `General note ${i + 1}: the station routine is posted in the watch room.`);
-  return textPdf(
-    [
-      ['Harrow Point Lighthouse Keeping Manual', '', ...filler, '', '1. Beacon Lens Care', '', ...care],
-      [...more, '', '2. Visitors', '', 'Visitors may climb the tower on Sunday afternoons with the keeper.'],
-    ],
-    { title: 'Harrow Point Lighthouse Keeping Manual' },
+  const note = ['From the station orders, repeated for new keepers:', REPEATED, 'Stores kept in the oil store:', ...ECHOES, 'Lamp oil.'];
+  return [
+    ['Harrow Point Lighthouse Keeping Manual', '', ...filler, '', ...note, '', '1. Beacon Lens Care', '', ...care],
+    [...more, '', '2. Visitors', '', 'Visitors may climb the tower on Sunday afternoons with the keeper.'],
+  ];
+})();
+
+function spanningManual(): Promise<Uint8Array> {
+  return textPdf(MANUAL_PAGES, { title: 'Harrow Point Lighthouse Keeping Manual' });
+}
+
+/** The baseline (PDF points) textPdf drew row `row` of a page at. */
+const baseline = (row: number) => TOP - row * PITCH;
+const oneLine = (s: string) => s.replace(/\s+/g, ' ');
+
+/**
+ * The rows of `pageNumber` the cited chunk holds, from the layout and the chunk's text (not from
+ * the lines the viewer is given): the lines from the section's heading on whose text is in the body.
+ */
+function citedRows(pageNumber: number, body: string): number[] {
+  const rows = MANUAL_PAGES[pageNumber - 1]!;
+  const from = pageNumber === 1 ? rows.indexOf('1. Beacon Lens Care') : 0;
+  return rows.flatMap((text, row) => (row >= from && text !== '' && oneLine(body).includes(text) ? [row] : []));
+}
+
+/** The viewer's highlight boxes as bands of the page, in PDF points from its bottom (whatever the zoom). */
+function highlightBands(page: Page): Promise<Array<{ left: number; low: number; high: number }>> {
+  return page.locator('[data-testid=pdf-page]').evaluate(
+    (el, size) => {
+      const frame = el.getBoundingClientRect();
+      const scale = frame.width / size.width;
+      return [...el.querySelectorAll('.hl')].map((h) => {
+        const r = h.getBoundingClientRect();
+        return { left: (r.left - frame.left) / scale, low: size.height - (r.bottom - frame.top) / scale, high: size.height - (r.top - frame.top) / scale };
+      });
+    },
+    { width: PAGE_WIDTH, height: PAGE_HEIGHT },
   );
+}
+
+/**
+ * The page shown is highlighted on exactly the cited rows: one box over each cited baseline, none
+ * over any other line (the repeated line and the echoes above the section above all).
+ */
+async function expectCitedLinesOnly(page: Page, pageNumber: number, body: string): Promise<void> {
+  const cited = citedRows(pageNumber, body);
+  expect(cited.length, `cited lines on page ${pageNumber}`).toBeGreaterThan(0);
+  const viewer = page.locator('[data-testid=pdf-page]');
+  await expect.poll(() => viewer.getAttribute('data-highlights'), { timeout: 20_000 }).toBe(String(cited.length));
+  expect(await viewer.getAttribute('data-highlights-by')).toBe('lines');
+  const bands = await highlightBands(page);
+  const covering = (row: number) => bands.filter((b) => b.low <= baseline(row) && baseline(row) <= b.high);
+  for (const row of cited) {
+    expect(covering(row), `one box over "${MANUAL_PAGES[pageNumber - 1]![row]}"`).toHaveLength(1);
+    // Boxes start where the lines do (textPdf draws at 72 pt); a pixel of rounding either way.
+    expect(Math.abs(covering(row)[0]!.left - 72)).toBeLessThan(1.5);
+  }
+  MANUAL_PAGES[pageNumber - 1]!.forEach((text, row) => {
+    if (!cited.includes(row) && text !== '') expect(covering(row), `no box over uncited "${text}"`).toHaveLength(0);
+  });
 }
 
 /** The page does not scroll sideways at phone width (the failure names what sticks out). */
@@ -155,11 +219,20 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
     await expectNoSideScroll(page, 'the ask page with an answer');
     const chip = page.locator('[data-testid=citations] .chip', { hasText: 'pp. 1–2' }).first();
     expect(await chip.textContent()).toMatch(/Beacon Lens Care/);
+    const linesAsked = page.waitForRequest((r) => /\/v1\/chunks\/[^/]+\/lines$/.test(new URL(r.url()).pathname));
     await chip.click();
+    // The cited chunk's text, read apart from the viewer: what says which printed lines it holds.
+    const chunkId = new URL((await linesAsked).url()).pathname.split('/')[3]!;
+    const { body } = (await (await fetch(`${base}/v1/chunks/${chunkId}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { body: string };
+    expect(oneLine(body)).toContain(REPEATED);
+    // The note above the section is another chunk's: its copy of the line and its echoes are not cited.
+    expect(body).not.toContain('From the station orders');
+    // What made text matching highlight them: letters and digits alone, each echo is in the passage.
+    const squash = (t: string) => t.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+    for (const echo of ECHOES) expect(squash(body)).toContain(squash(echo));
 
     const viewer = page.locator('[data-testid=pdf-page]');
-    const highlighted = () => viewer.getAttribute('data-highlights');
-    await expect.poll(highlighted, { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    await expectCitedLinesOnly(page, 1, body);
     expect(await viewer.getAttribute('data-page')).toBe('1');
     expect(await page.textContent('[data-testid=page-label]')).toMatch(/page 1 \(pp\. 1–2\)/);
     expect(await page.isDisabled('button[aria-label="Previous page"]')).toBe(true);
@@ -167,8 +240,8 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
 
     await page.click('button[aria-label="Next page"]');
     await expect.poll(() => viewer.getAttribute('data-page')).toBe('2');
-    // The passage goes on at the top of page 2: highlighted there too.
-    await expect.poll(highlighted, { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    // The passage goes on at the top of page 2: highlighted there too, line by line.
+    await expectCitedLinesOnly(page, 2, body);
     expect(await page.isDisabled('button[aria-label="Next page"]')).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'phone-citation.png') });
 
@@ -177,7 +250,8 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
     await page.click('button[aria-label="Zoom in"]');
     await page.click('button[aria-label="Zoom in"]');
     await expect.poll(() => viewer.getAttribute('data-zoom')).toBe('1.5');
-    await expect.poll(highlighted, { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    // The boxes are placed again for the new scale: still over the same lines.
+    await expectCitedLinesOnly(page, 2, body);
     expect(await widthAt()).toBeGreaterThan(fitted * 1.4);
     // Zoomed past the screen's width, the page scrolls inside the viewer, not the screen.
     await expectNoSideScroll(page, 'the zoomed citation viewer');
@@ -185,6 +259,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
     await expect.poll(() => viewer.getAttribute('data-zoom')).toBe('1.25');
     await page.click('button[aria-label="Previous page"]');
     await expect.poll(() => viewer.getAttribute('data-page')).toBe('1');
+    await expectCitedLinesOnly(page, 1, body);
     await page.click('.viewer button.link');
   }, 60_000);
 

@@ -89,10 +89,12 @@ describe('page truth', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const doc = longDoc(seed);
       const flat = flattenLines(doc);
-      const { chunks, lines } = chunked(doc);
+      const { chunks, spans } = chunked(doc);
       expect(chunks.length).toBeGreaterThan(3);
       chunks.forEach((c, k) => {
-        const held = lines[k] ?? [];
+        const held = (spans[k] ?? []).map((sp) => sp[3]);
+        // Every span is exactly its line's text, where the body holds it.
+        for (const [start, end, , line] of spans[k] ?? []) expect(c.body.slice(start, end), `seed ${seed} chunk ${k}`).toBe(flat[line]?.text.trim());
         expect(held.length).toBeGreaterThan(0);
         const pages = held.map((i) => flat[i]?.page ?? 0);
         expect(c.page_start, `seed ${seed} chunk ${k}`).toBe(Math.min(...pages));

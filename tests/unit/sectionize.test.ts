@@ -357,8 +357,10 @@ describe('section assembly', () => {
     expect(byTitle(sections, '3. Third')?.text).toBe('Third body.\n\n4. Last');
   });
 
-  it('drops a trivial preamble and keeps a real one', () => {
-    expect(titles(sectionizeStage(docOf([['Draft', '1. One', 'Body one.', '2. Two', 'Body two.']])))).toEqual(['1. One', '2. Two']);
+  it('keeps text before the first heading as a preamble, however short (printed text is never dropped)', () => {
+    const short = sectionizeStage(docOf([['Draft', '1. One', 'Body one.', '2. Two', 'Body two.']]));
+    expect(titles(short)).toEqual(['Preamble', '1. One', '2. Two']);
+    expect(short[0]?.text).toBe('Draft');
     const kept = sectionizeStage(docOf([['This report was prepared by the committee in 2024.', '1. One', 'Body one.', '2. Two', 'Body two.']]));
     expect(kept[0]).toMatchObject({ title: 'Preamble', heading: 'preamble', path: ['Preamble'], source: 'preamble' });
   });

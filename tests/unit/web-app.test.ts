@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pdfjsAllowed } from '../../apps/gateway/routes/web.ts';
 import { BUILD_INFO_FILE, webSourceHash } from '../../apps/web/source-hash.ts';
 import { healthOfAnswer, healthOfReadiness } from '../../apps/web/src/health.ts';
+import { lineBoxes, linesPath, type PrintedLine, type ViewportLike } from '../../apps/web/src/line-boxes.ts';
 import { parseSse } from '../../apps/web/src/sse.ts';
 import { citedRange, pagesLabel, stepZoom, turnPage, ZOOM_STEPS } from '../../apps/web/src/viewer-controls.ts';
 import { screenshotDir } from '../helpers/browser.ts';
@@ -83,6 +84,43 @@ describe('citation viewer controls', () => {
     // From a value between steps, the next step in that direction.
     expect(stepZoom(1.1, 1)).toBe(1.25);
     expect(stepZoom(1.1, -1)).toBe(1);
+  });
+});
+
+describe('citation highlights from printed lines', () => {
+  /** A pdf.js-like viewport at `scale` (y flipped: PDF points go up, pixels down), rotated 0 or 90°. */
+  const viewport = (scale: number, viewBox = [0, 0, 595, 842], rotated = false): ViewportLike => ({
+    viewBox,
+    convertToViewportRectangle: ([x1 = 0, y1 = 0, x2 = 0, y2 = 0]) => {
+      const top = viewBox[3]!;
+      const left = viewBox[0]!;
+      // Turned a quarter: PDF x runs down the screen, PDF y across it (corners come back swapped).
+      return rotated ? [(top - y1) * scale, (x1 - left) * scale, (top - y2) * scale, (x2 - left) * scale] : [(x1 - left) * scale, (top - y1) * scale, (x2 - left) * scale, (top - y2) * scale];
+    },
+  });
+  const lines: PrintedLine[] = [
+    { page: 1, x: 72, y: 100, width: 200, height: 10 },
+    { page: 2, x: 72, y: 700, width: 150, height: 10 },
+    { page: 2, x: 72, y: 686, width: 120, height: 10 },
+  ];
+
+  it('draws one box per line of the page shown, from a quarter of the size below the baseline to the size above it', () => {
+    expect(lineBoxes(lines, 1, viewport(1))).toEqual([{ left: 72, top: 842 - 110, width: 200, height: 12.5 }]);
+    expect(lineBoxes(lines, 2, viewport(1)).map((b) => b.top)).toEqual([842 - 710, 842 - 696]);
+    expect(lineBoxes(lines, 3, viewport(1))).toEqual([]);
+  });
+
+  it('follows the zoom, the view box\'s origin and the page\'s rotation', () => {
+    expect(lineBoxes(lines, 1, viewport(2))).toEqual([{ left: 144, top: 2 * (842 - 110), width: 400, height: 25 }]);
+    // Extraction measured from the view box's corner (a crop box at 10, 20): the box lands as on an uncropped page.
+    expect(lineBoxes(lines, 1, viewport(1, [10, 20, 605, 862]))).toEqual(lineBoxes(lines, 1, viewport(1)));
+    // Turned a quarter, the line stands upright: as tall as it was wide, corners in order.
+    expect(lineBoxes(lines, 1, viewport(1, [0, 0, 595, 842], true))).toEqual([{ left: 842 - 110, top: 72, width: 12.5, height: 200 }]);
+  });
+
+  it('asks for the whole chunk, or the lines of a quote', () => {
+    expect(linesPath('c1')).toBe('/v1/chunks/c1/lines');
+    expect(linesPath('c/1', { from: 3, to: 40 })).toBe('/v1/chunks/c%2F1/lines?from=3&to=40');
   });
 });
 

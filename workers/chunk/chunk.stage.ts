@@ -1,8 +1,9 @@
 import type { Chunk } from '../../shared/domain/chunk.ts';
-import type { Section } from '../../shared/domain/section.ts';
+import type { LineSpan, Section } from '../../shared/domain/section.ts';
 import { chunkDocument } from '../../shared/chunk/chunker.ts';
 import { coverageOf } from '../../shared/chunk/coverage.ts';
 import type { Coverage, LineInventory } from '../../shared/domain/coverage.ts';
+import type { PlacedTable } from '../../shared/domain/table.ts';
 import { resolvePolicy, type ChunkPolicyTable } from '../../shared/chunk/policy.ts';
 import { createCl100kCounter, type TokenCounter } from '../../shared/chunk/tokenizer.ts';
 
@@ -15,12 +16,15 @@ export interface ChunkStageInput {
   sections: Section[];
   /** Every printed line of the document (from the sectionize stage); without it, no coverage is counted. */
   inventory?: LineInventory;
+  /** The tables read from the pages (from the sectionize stage): each becomes a chunk of its own, its lines out of the sections' text. */
+  tables?: PlacedTable[];
 }
 
 /** What the chunk stage makes: the chunks, the printed lines each holds (in its body; in its breadcrumb only), and the document's coverage. */
 export interface ChunkStageOutput {
   chunks: Chunk[];
-  lines: number[][];
+  /** Per chunk, where each printed line of its body sits in it (LineSpan in body offsets). */
+  spans: LineSpan[][];
   headingLines: number[][];
   coverage: Coverage | null;
 }
@@ -44,7 +48,7 @@ export function chunkStage(input: ChunkStageInput, policies: ChunkPolicyTable, t
 /** {@link chunkStage}, with the printed lines each chunk holds and the coverage they add up to. */
 export function chunkStageWithCoverage(input: ChunkStageInput, policies: ChunkPolicyTable, tokenizer: TokenCounter = createCl100kCounter()): ChunkStageOutput {
   const policy = resolvePolicy(policies, input.docType);
-  const { chunks, lines, headingLines } = chunkDocument({ docId: input.docId, version: input.version }, input.sections, policy, tokenizer);
-  const held = lines.map((body, k) => [...body, ...(headingLines[k] ?? [])]);
-  return { chunks, lines, headingLines, coverage: input.inventory ? coverageOf(input.inventory, held) : null };
+  const { chunks, spans, headingLines } = chunkDocument({ docId: input.docId, version: input.version }, input.sections, policy, tokenizer, input.tables);
+  const held = spans.map((body, k) => [...body.map((s) => s[3]), ...(headingLines[k] ?? [])]);
+  return { chunks, spans, headingLines, coverage: input.inventory ? coverageOf(input.inventory, held) : null };
 }

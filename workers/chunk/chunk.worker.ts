@@ -8,12 +8,12 @@ import { chunkStageWithCoverage } from './chunk.stage.ts';
 export const chunkWorker = defineStageWorker(
   chunkQueue,
   async ({ docId, version }, ctx) => {
-    const [{ sections, inventory }, source] = await Promise.all([
+    const [{ sections, inventory, tables }, source] = await Promise.all([
       ctx.artifacts.getJson(docId, version, 'sections.json', SectionsArtifact),
       ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord),
     ]);
-    const { chunks, lines, headingLines, coverage } = chunkStageWithCoverage({ docId, version, docType: source.meta.doc_type ?? 'unknown', sections, inventory }, DEFAULT_CHUNK_POLICIES);
-    await ctx.artifacts.putJson(docId, version, 'chunks.json', { chunks, lines, headingLines, ...(coverage ? { coverage } : {}) });
+    const { chunks, spans, headingLines, coverage } = chunkStageWithCoverage({ docId, version, docType: source.meta.doc_type ?? 'unknown', sections, inventory, ...(tables ? { tables } : {}) }, DEFAULT_CHUNK_POLICIES);
+    await ctx.artifacts.putJson(docId, version, 'chunks.json', { chunks, spans, headingLines, ...(coverage ? { coverage } : {}) });
     // Text no chunk holds is said on the status record, never dropped silently.
     if (coverage) ctx.recordStatus({ coverage });
     return { chunkCount: chunks.length };

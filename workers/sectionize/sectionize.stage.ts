@@ -1,13 +1,26 @@
 import type { ExtractedDocument } from '../../shared/domain/extracted.ts';
 import type { Section } from '../../shared/domain/section.ts';
+import { flattenLines } from '../../shared/sectionize/flat-lines.ts';
 import { sectionize, type SectionizeOptions } from '../../shared/sectionize/sectionize.ts';
+import { placeTables, type SectionsWithTables } from '../../shared/tables/sections.ts';
 
 export { DEFAULT_SECTIONIZE_OPTIONS, type SectionizeOptions } from '../../shared/sectionize/sectionize.ts';
+export type { SectionsWithTables } from '../../shared/tables/sections.ts';
 
 /**
  * The sectionize stage: an extracted document in, its sections out (headings, hierarchy,
  * paths, body text, page ranges). Pure and synchronous; never returns an empty leaf section.
+ * Tables stay in the text here; {@link sectionizeWithTablesStage} reads them as data.
  */
 export function sectionizeStage(doc: ExtractedDocument, options?: Partial<SectionizeOptions>): Section[] {
   return sectionize(doc, options);
+}
+
+/**
+ * The sectionize stage as the pipeline runs it: the sections, and the tables read from the pages
+ * (shared/tables), each placed in the section it was printed in. A table's lines are out of its
+ * section's text: the chunk stage makes each table a chunk of its own.
+ */
+export function sectionizeWithTablesStage(doc: ExtractedDocument, options?: Partial<SectionizeOptions>): SectionsWithTables {
+  return placeTables(flattenLines(doc), sectionize(doc, options));
 }

@@ -6,6 +6,7 @@ import { DocId } from '../../../shared/domain/index.ts';
 import { searchTool, type McpDeps } from '../../mcp/handlers.ts';
 import { SearchRequest } from '../../mcp/schemas.ts';
 import { HttpError } from '../http-errors.ts';
+import { chunkLineRoutes } from './chunk-lines.ts';
 import { createRetryableCheck } from './retry.ts';
 import type { GatewayDeps } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
@@ -17,7 +18,9 @@ const ChunkParams = z.object({ id: z.string().uuid() });
  * What the web app reads besides the query routes: `GET /v1/documents` (every document's status
  * and whether a retry would run it),
  * `GET /v1/documents/:id/pdf` (the stored source, streamed), `GET /v1/chunks/:id` (a chunk's text,
- * to highlight a cited passage), `POST /v1/search`, and `GET /v1/queues` (job counts per stage).
+ * to highlight a cited passage by when its lines are not known), `GET /v1/chunks/:id/lines` (where
+ * its lines were printed: routes/chunk-lines.ts), `POST /v1/search`, and `GET /v1/queues` (job
+ * counts per stage).
  */
 export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, search: McpDeps): Promise<void> {
   const withRetryable = createRetryableCheck(deps.artifacts);
@@ -56,6 +59,7 @@ export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, sea
     if (!c) throw new HttpError(404, 'NOT_FOUND', `no chunk ${id}`);
     return { chunkId: c.chunk_id, docId: c.doc_id, sectionPath: c.section_path, pages: { start: c.page_start, end: c.page_end }, body: c.body };
   });
+  await chunkLineRoutes(app, search.store, deps.artifacts);
 
   app.post(
     '/v1/search',

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type * as Pdfjs from 'pdfjs-dist';
 import { call, json, type Citation } from './api.ts';
+import { lineBoxes, linesPath, UNKNOWN_LINES, type Box, type ChunkLines } from './line-boxes.ts';
 import { citedRange, pagesLabel, stepZoom, turnPage, ZOOM_STEPS } from './viewer-controls.ts';
 
 /** pdf.js as the gateway serves it (pdfjs-dist's own build, loaded once, on first use). */
@@ -18,14 +19,11 @@ export function squash(s: string): string {
   return s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
 }
 
-interface Box {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-/** Boxes (viewport pixels) of the page's text runs that belong to the passage. */
+/**
+ * Boxes (viewport pixels) of the page's text runs that belong to the passage: the fallback when the
+ * gateway does not know where the chunk's lines were printed. It can highlight a run that merely
+ * occurs in the passage too, and cannot tell which of two identical lines is cited.
+ */
 function passageBoxes(lib: typeof Pdfjs, items: unknown[], viewport: Pdfjs.PageViewport, passage: string): Box[] {
   const body = squash(passage);
   const boxes: Box[] = [];
@@ -46,8 +44,23 @@ function passageBoxes(lib: typeof Pdfjs, items: unknown[], viewport: Pdfjs.PageV
 interface Loaded {
   lib: typeof Pdfjs;
   doc: Pdfjs.PDFDocumentProxy;
+  /** Where the passage's lines were printed; when not `exact`, `passage` is matched instead. */
+  printed: ChunkLines;
+  /** The chunk's text (read only when its lines are not known). */
   passage: string;
   range: { first: number; last: number };
+}
+
+/**
+ * Where the cited chunk was printed, or its text when that is not known. The citation carries no
+ * quoted range (yet), so the whole chunk is asked for; a failed lines request (an older gateway)
+ * falls back to the text, as does a failed text request to no highlight at all.
+ */
+async function readPassage(chunkId: string): Promise<{ printed: ChunkLines; passage: string }> {
+  const printed = await json<ChunkLines>(linesPath(chunkId)).catch(() => UNKNOWN_LINES);
+  if (printed.exact) return { printed, passage: '' };
+  const chunk = await json<{ body: string }>(`/v1/chunks/${encodeURIComponent(chunkId)}`).catch(() => ({ body: '' }));
+  return { printed, passage: chunk.body };
 }
 
 /** What the canvas shows now: the page and zoom it was drawn for, its size and highlights. */
@@ -57,13 +70,16 @@ interface Drawn {
   width: number;
   height: number;
   boxes: Box[];
+  /** Whether the boxes are the passage's printed lines (else runs matched by text). */
+  exact: boolean;
 }
 
 /** Widest a page is drawn at zoom 1, in CSS pixels. */
 const MAX_FIT_WIDTH = 900;
 
 /**
- * The cited pages of the document's PDF, with the cited passage highlighted: previous / next
+ * The cited pages of the document's PDF, with the cited passage's printed lines highlighted (by
+ * the positions extraction found them at; by matching text when those are unknown): previous / next
  * through a citation that spans several pages, zoom in / out (a zoomed page scrolls inside the
  * viewer, never the whole page).
  */
@@ -84,15 +100,15 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
     setDrawn(null);
     (async () => {
       const lib = await pdfjs();
-      const [bytes, chunk] = await Promise.all([
+      const [bytes, { printed, passage }] = await Promise.all([
         call(`/v1/documents/${encodeURIComponent(citation.docId)}/pdf`).then((r) => r.arrayBuffer()),
-        json<{ body: string }>(`/v1/chunks/${encodeURIComponent(citation.chunkId)}`).catch(() => ({ body: '' })),
+        readPassage(citation.chunkId),
       ]);
       const doc = await lib.getDocument({ data: new Uint8Array(bytes), cMapUrl: '/vendor/pdfjs/cmaps/', cMapPacked: true, standardFontDataUrl: '/vendor/pdfjs/standard_fonts/' }).promise;
       if (cancelled) return;
       const range = citedRange(citation.pages, doc.numPages);
       setPage(range.first);
-      setLoaded({ lib, doc, passage: chunk.body, range });
+      setLoaded({ lib, doc, printed, passage, range });
     })().catch((err: unknown) => !cancelled && setError(String(err instanceof Error ? err.message : err)));
     return () => {
       cancelled = true;
@@ -118,9 +134,11 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
       c.style.height = `${viewport.height}px`;
       task = pdfPage.render({ canvas: c, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
       await task.promise;
-      const text = await pdfPage.getTextContent();
+      const { exact } = loaded.printed;
+      // Boxes come from this render's viewport, so they follow the zoom and the page shown.
+      const boxes = exact ? lineBoxes(loaded.printed.lines, page, viewport) : passageBoxes(loaded.lib, (await pdfPage.getTextContent()).items, viewport, loaded.passage);
       if (cancelled) return;
-      setDrawn({ page, zoom, width: viewport.width, height: viewport.height, boxes: passageBoxes(loaded.lib, text.items, viewport, loaded.passage) });
+      setDrawn({ page, zoom, width: viewport.width, height: viewport.height, boxes, exact });
     };
     const run = rendering.current.then(draw);
     rendering.current = run.catch(() => undefined);
@@ -180,6 +198,7 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
             data-page={drawn?.page ?? ''}
             data-zoom={drawn?.zoom ?? ''}
             data-highlights={current ? String(drawn.boxes.length) : ''}
+            data-highlights-by={current ? (drawn.exact ? 'lines' : 'text') : ''}
             style={drawn ? { width: `${drawn.width}px`, height: `${drawn.height}px` } : undefined}
           >
             <canvas ref={canvas} />

@@ -1,6 +1,8 @@
 import type { Table } from '@lancedb/lancedb';
+import { decodeLinePages } from '../../domain/chunk.ts';
+import { optionalTable } from '../../domain/table.ts';
 import type { ChunkField, ScanQuery, ScannedChunk } from '../vector-store.ts';
-import { isoDay, isoInstant, stringList } from './schema.ts';
+import { isoDay, isoInstant, stringList, TABLE_COLUMN } from './schema.ts';
 import { classifyStoreError } from './write-guard.ts';
 
 type Cell = (cell: unknown) => unknown;
@@ -17,7 +19,14 @@ const CONVERT: Record<ChunkField, Cell> = {
   page_start: int, page_end: int, chunk_index: int, total_chunks: int, token_count: int,
   entities: stringList, valid_from: isoDay, valid_to: isoDay,
   doc_type: text, jurisdiction: text, lang: text, created_at: isoInstant, updated_at: isoInstant,
+  line_pages: decodeLinePages,
+  table: (cell) => optionalTable(cell).table,
 };
+
+/** The column a chunk field is stored in (`table` is a SQL keyword: its column is TABLE_COLUMN). */
+function columnOf(field: ChunkField): string {
+  return field === 'table' ? TABLE_COLUMN : field;
+}
 
 /**
  * Streams the chunks table batch by batch, projected to `q.fields`, under the SQL `where`.
@@ -31,11 +40,11 @@ export async function* scanChunkTable<F extends ChunkField>(
   where: string | undefined,
 ): AsyncGenerator<ScannedChunk<F>> {
   const fields = [...new Set(q.fields)];
-  let query = table.query().select([...fields]);
+  let query = table.query().select(fields.map(columnOf));
   if (where) query = query.where(where);
   try {
     for await (const batch of query) {
-      const columns = fields.map((f) => ({ field: f, convert: CONVERT[f], column: batch.getChild(f) }));
+      const columns = fields.map((f) => ({ field: f, convert: CONVERT[f], column: batch.getChild(columnOf(f)) }));
       for (let i = 0; i < batch.numRows; i++) {
         const row: Partial<Record<ChunkField, unknown>> = {};
         for (const { field, convert, column } of columns) row[field] = convert(column?.get(i));

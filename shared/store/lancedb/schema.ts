@@ -1,6 +1,8 @@
 import {
   DateDay, Field, FixedSizeList, Float32, Int32, List, makeData, RecordBatch, Schema, Struct, Table, TimestampMillisecond, Utf8, vectorFromArray, type DataType,
 } from 'apache-arrow';
+import { encodeLinePages, optionalLinePages } from '../../domain/chunk.ts';
+import { encodeTable, optionalTable } from '../../domain/table.ts';
 import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { chunkKeywordText } from '../keyword-text.ts';
@@ -29,6 +31,10 @@ export const CHUNKS_TABLE = 'chunks';
  * as an empty column (rows written since fill it; readers read older rows from the columns).
  */
 export const PAYLOAD_COLUMN = 'payload';
+/** A chunk's `line_pages` as JSON; nullable and after the payload: stores made before it gain it empty. */
+export const LINE_PAGES_COLUMN = 'line_pages';
+/** The table a chunk holds, as JSON (see DocTable); nullable, last: stores made before it gain it empty. */
+export const TABLE_COLUMN = 'table_data';
 /** Derived column carrying the full-text index. */
 export const FTS_COLUMN = 'keyword_text';
 /** Name of the full-text index on {@link FTS_COLUMN}. */
@@ -62,7 +68,7 @@ const strings = (name: string): Field => new Field(name, new List(new Field('ite
 export const CHUNK_COLUMNS = [
   'chunk_id', 'doc_id', 'version', 'section', 'section_path', 'body', 'embedding_text',
   'page_start', 'page_end', 'chunk_index', 'total_chunks', 'token_count', 'entities',
-  'valid_from', 'valid_to', 'doc_type', 'jurisdiction', 'lang', 'created_at', 'updated_at',
+  'valid_from', 'valid_to', 'doc_type', 'jurisdiction', 'lang', 'created_at', 'updated_at', LINE_PAGES_COLUMN, TABLE_COLUMN,
 ] as const;
 
 /** Arrow schema of the chunks table for vectors of `dimension` floats. */
@@ -77,6 +83,8 @@ export function chunksSchema(dimension: number): Schema {
     utf8(FTS_COLUMN),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
     utf8(PAYLOAD_COLUMN, true),
+    utf8(LINE_PAGES_COLUMN, true),
+    utf8(TABLE_COLUMN, true),
   ]);
 }
 
@@ -153,6 +161,8 @@ export function chunkToRow(chunk: StoredChunk): Record<string, unknown> {
     lang: chunk.lang,
     created_at: new Date(chunk.created_at),
     updated_at: new Date(chunk.updated_at),
+    [LINE_PAGES_COLUMN]: encodeLinePages(chunk.line_pages),
+    [TABLE_COLUMN]: encodeTable(chunk.table),
     // Heading (weighted) + breadcrumb + body: a heading word ("지원대상") should find every chunk under it.
     [FTS_COLUMN]: chunkKeywordText(chunk),
   };
@@ -239,6 +249,8 @@ export function rowToChunk(row: Record<string, unknown>): StoredChunkWithoutVect
     lang: String(row.lang),
     created_at: isoInstant(row.created_at),
     updated_at: isoInstant(row.updated_at),
+    ...optionalLinePages(row[LINE_PAGES_COLUMN]),
+    ...optionalTable(row[TABLE_COLUMN]),
   };
 }
 

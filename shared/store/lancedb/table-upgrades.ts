@@ -1,20 +1,21 @@
 import * as lancedb from '@lancedb/lancedb';
-import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES } from './schema.ts';
+import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, LINE_PAGES_COLUMN, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES, TABLE_COLUMN } from './schema.ts';
 
 async function indexNames(table: lancedb.Table): Promise<Set<string>> {
   return new Set((await table.listIndices()).map((i) => i.name));
 }
 
 /**
- * Brings a chunks table up to what this version reads: the full-text index, the scalar indexes
- * and the payload column. New tables get them here while empty; stores made before one existed
+ * Brings a chunks table up to what this version reads: the full-text index, the scalar indexes,
+ * the payload, line-pages and table columns. New tables get them here while empty; stores made before one existed
  * gain it (an added payload column is empty: rows written since fill it, older rows are read
  * from their columns). Every write's optimize() folds new rows into all the indexes. Idempotent.
  */
 export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
-  if (!(await chunks.schema()).fields.some((f) => f.name === PAYLOAD_COLUMN)) {
-    // A nullable utf8 column of nulls, as chunksSchema declares it.
-    await chunks.addColumns([{ name: PAYLOAD_COLUMN, valueSql: 'CAST(NULL AS STRING)' }]);
+  const columns = new Set((await chunks.schema()).fields.map((f) => f.name));
+  // Nullable utf8 columns of nulls, in chunksSchema's order (payload, line pages, table).
+  for (const name of [PAYLOAD_COLUMN, LINE_PAGES_COLUMN, TABLE_COLUMN]) {
+    if (!columns.has(name)) await chunks.addColumns([{ name, valueSql: 'CAST(NULL AS STRING)' }]);
   }
   // One listing, not a lookup per index: every upsert job calls ensureSchema.
   const present = await indexNames(chunks);

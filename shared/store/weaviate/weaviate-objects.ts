@@ -6,6 +6,8 @@
  * the client's `generateUuid5(a, b)`, which concatenates its two arguments without one.
  */
 import type { WeaviateField } from 'weaviate-client';
+import { encodeLinePages, optionalLinePages } from '../../domain/chunk.ts';
+import { encodeTable, optionalTable } from '../../domain/table.ts';
 import { uuid5Of } from '../../domain/ids.ts';
 import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
 import type { FacetName, FacetValueVector } from '../facet-values.ts';
@@ -66,11 +68,21 @@ export function chunkToProperties(c: StoredChunkWithoutVector): Properties {
     page_start: c.page_start, page_end: c.page_end, chunk_index: c.chunk_index, total_chunks: c.total_chunks, token_count: c.token_count,
     entities: c.entities, valid_from: c.valid_from && dayToInstant(c.valid_from), valid_to: c.valid_to && dayToInstant(c.valid_to),
     doc_type: c.doc_type, jurisdiction: c.jurisdiction, lang: c.lang, created_at: c.created_at, updated_at: c.updated_at,
+    line_pages: encodeLinePages(c.line_pages),
+    table_data: encodeTable(c.table),
   });
 }
 
+/** Chunk fields stored under another property name (`table` reads as a keyword elsewhere). */
+const PROPERTY_OF: Partial<Record<keyof StoredChunkWithoutVector, string>> = { table: 'table_data' };
+
+/** The property a chunk field is stored in. */
+export function chunkProperty(field: keyof StoredChunkWithoutVector): string {
+  return PROPERTY_OF[field] ?? field;
+}
+
 /** Chunk properties returned by reads (the keyword text is internal). */
-export const CHUNK_RETURN_PROPERTIES: readonly string[] = CHUNK_FIELDS;
+export const CHUNK_RETURN_PROPERTIES: readonly string[] = CHUNK_FIELDS.map(chunkProperty);
 
 /** A chunk read back. */
 export function propertiesToChunk(p: Properties): StoredChunkWithoutVector {
@@ -83,6 +95,8 @@ export function propertiesToChunk(p: Properties): StoredChunkWithoutVector {
     valid_from: instantToDay(p.valid_from), valid_to: instantToDay(p.valid_to),
     doc_type: String(p.doc_type ?? ''), jurisdiction: String(p.jurisdiction ?? ''), lang: String(p.lang ?? ''),
     created_at: instantToIso(p.created_at), updated_at: instantToIso(p.updated_at),
+    ...optionalLinePages(p.line_pages),
+    ...optionalTable(p.table_data),
   };
 }
 

@@ -66,6 +66,8 @@ function chunkProperties(body: BodyTokenization): PropertySpec[] {
     keyList('entities'), date('valid_from'), date('valid_to'),
     keyText('doc_type'), keyText('jurisdiction'), keyText('lang'),
     date('created_at'), date('updated_at'),
+    // JSON of the chunk's line pages and of the table it holds; added to older collections by ensureSchema.
+    storedText('line_pages'), storedText('table_data'),
   ];
 }
 

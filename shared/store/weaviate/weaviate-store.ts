@@ -12,7 +12,7 @@ import { batchError, classifyWeaviateError } from './weaviate-errors.ts';
 import { createWeaviateFacetOps } from './weaviate-facets.ts';
 import { checkFilterAgainstSchema, toWeaviateFilter, type Translated } from './weaviate-filter.ts';
 import { toHybridHits } from './weaviate-hybrid.ts';
-import { CHUNK_RETURN_PROPERTIES, chunkToProperties, documentToProperties, documentUuid, projectChunk, propertiesToChunk, propertiesToDocument, type Properties } from './weaviate-objects.ts';
+import { CHUNK_RETURN_PROPERTIES, chunkProperty, chunkToProperties, documentToProperties, documentUuid, projectChunk, propertiesToChunk, propertiesToDocument, type Properties } from './weaviate-objects.ts';
 import { ensureCollections, type SchemaState } from './weaviate-schema-sync.ts';
 import { KEYWORD_PROPERTY, collectionNames, type BodyTokenization } from './weaviate-schema.ts';
 
@@ -177,7 +177,7 @@ export async function createWeaviateStore(
     const s = await schema();
     const t = translate(q.filter, s);
     if (!s) return;
-    for await (const o of readAll(t, q.filter, q.fields)) yield projectChunk(o.properties, q.fields);
+    for await (const o of readAll(t, q.filter, q.fields.map(chunkProperty))) yield projectChunk(o.properties, q.fields);
   }
 
   const facetOps = createWeaviateFacetOps({ client, name: names.FacetValueVector, guarded, insert, deleteWhere, schema });

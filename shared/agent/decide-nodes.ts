@@ -1,7 +1,9 @@
 import type { DocumentProfile } from '../domain/document.ts';
 import { sha256Hex } from '../domain/ids.ts';
-import { periodQualifier } from '../retrieval/document-routing.ts';
+import { citedPeriodQualifier, periodQualifier } from '../retrieval/document-routing.ts';
+import { formatDateQualifier } from '../llm/extractive-answer.ts';
 import { coverDocuments } from '../retrieval/document-coverage.ts';
+import { answerPassages, evidencePool, leadWithNamed, LEAD_WITHIN } from './evidence.ts';
 import { checkAnswerFit } from './answer-checks.ts';
 import type { AgentDeps, RankedCandidate } from './deps.ts';
 import type { RunContext } from './run-context.ts';
@@ -17,7 +19,10 @@ const COVER_WITHIN = 10;
 /** rerank_diversify: reranker + soft metadata prior + chunk-memory bonus, then MMR; keeps 20–40. */
 export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector || !s.plan) throw new Error('rerank_diversify before planner');
-  const candidates = s.narrowed ?? s.candidates;
+  // The branch's hits, and the broad search's evidence from documents it left out but nothing
+  // rules out (routing is a prior, not a gate).
+  const pool = evidencePool(s.scope, s.narrowed, s.candidates, s.branchLabel?.startsWith('documents=') === true);
+  const candidates = pool.hits;
   // Not awaited here: the lookup runs while the reranker scores (rank awaits it). Should rank fail
   // first, a failed lookup has no reader left: it must not surface as an unhandled rejection.
   const memory = deps.memory(candidates.map((c) => c.chunk.chunk_id));
@@ -37,9 +42,12 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
     memory,
     keep: deps.knobs.keep,
   });
-  // Several documents asked about: each keeps a place near the top (see coverDocuments).
-  const covered = s.scope && s.scope.docIds.length > 1 ? coverDocuments(ranked, s.scope.docIds, (r) => r.hit.chunk.doc_id, COVER_WITHIN) : { items: ranked, promoted: [] };
-  ranked = covered.items;
+  // Several documents asked about, or broad evidence kept: each keeps a place near the top (see coverDocuments).
+  const cover = [...(s.scope?.docIds ?? []), ...pool.broadDocs];
+  const covered = cover.length > 1 ? coverDocuments(ranked, cover, (r) => r.hit.chunk.doc_id, COVER_WITHIN) : { items: ranked, promoted: [] };
+  // The answer leads with a named document's passage when one is near the top.
+  const lead = s.scope ? leadWithNamed(covered.items, s.scope.docIds, (r) => r.hit.chunk.doc_id) : { items: covered.items, led: null };
+  ranked = lead.items;
   const top = ranked.slice(0, deps.knobs.traceTopK).map((r) => ({
     chunkId: r.terms.chunkId,
     docId: r.hit.chunk.doc_id,
@@ -59,7 +67,10 @@ export async function rerankDiversify(s: AgentStateType, deps: AgentDeps): Promi
   const flagged = ranked
     .filter((r) => (r.terms.instructionCues?.length ?? 0) > 0)
     .map((r) => ({ chunkId: r.terms.chunkId, rank: r.terms.rankAfter, cues: [...(r.terms.instructionCues ?? [])] }));
-  return { update: { ranked }, trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top, flagged, promotedDocs: covered.promoted.length } };
+  return {
+    update: { ranked },
+    trace: { candidates: candidates.length, withMemory: (await memory).size, kept: ranked.length, top, flagged, promotedDocs: covered.promoted.length, broadEvidenceDocs: pool.broadDocs.length, ledFrom: lead.led },
+  };
 }
 
 function validAt(r: RankedCandidate, date: string): boolean {
@@ -76,8 +87,8 @@ function validAt(r: RankedCandidate, date: string): boolean {
 export async function validator(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   const { confidenceThreshold, maxLoops, keep, branchMax } = deps.knobs;
   // Grounding: how well the best passage covers the question (the reranker's score, else content).
-  const best = s.ranked[0]?.terms;
-  const confidence = best ? (best.rerank ?? best.content) : 0;
+  const lead = s.ranked[0]?.terms;
+  const confidence = lead ? (lead.rerank ?? lead.content) : 0;
   const timeOk = s.ranked.every((r) => validAt(r, s.asOf));
   const fit = checkAnswerFit(s.understanding?.normalised ?? s.query, s.scope, s.ranked.map((r) => ({ docId: r.hit.chunk.doc_id, body: r.hit.chunk.body })));
   let verdict: string;
@@ -119,6 +130,18 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
   const ok = verdict === 'OK';
   const loopAgain = !ok && !ambiguous && s.loops < maxLoops;
   const fallback = !ok && !loopAgain;
+  // The run keeps the best ranking it saw: a loop that lost the named document's passages (or
+  // the figure asked for) does not replace one that had them.
+  const wantedDocs = new Set(s.scope?.docIds ?? []);
+  const namedShare = wantedDocs.size === 0 ? 0 : s.ranked.slice(0, LEAD_WITHIN).filter((r) => wantedDocs.has(r.hit.chunk.doc_id)).length / LEAD_WITHIN;
+  const score = (fit.documentOk ? 2 : 0) + (fit.kindOk ? 1 : 0) + confidence + namedShare;
+  const best = !s.best || score > s.best.score ? { ranked: s.ranked, score, loop: s.loops } : s.best;
+  const final = fallback && !ambiguous ? best.ranked : s.ranked;
+  // "Not found" only when the documents asked about are not there: a named period or form no
+  // document has, or no passage of the named documents near the top of the best ranking. A
+  // named document that is there is answered from, unconfirmed.
+  const wanted = s.scope && s.scope.docIds.length > 0 ? new Set(s.scope.docIds) : null;
+  const absent = (s.scope?.unmatched.length ?? 0) > 0 || (wanted !== null && !final.slice(0, LEAD_WITHIN).some((r) => wanted.has(r.hit.chunk.doc_id)));
   return {
     update: {
       verdict: fallback && !ambiguous ? 'FALLBACK' : verdict,
@@ -126,36 +149,82 @@ export async function validator(s: AgentStateType, deps: AgentDeps): Promise<Nod
       confidence,
       validated: ok,
       fallback,
-      // Nothing of the documents asked about holds the answer: say so rather than quote another's.
-      notFound: fallback && fit.problems.length > 0,
+      ranked: final,
+      best,
+      // Nothing of the documents asked about is there: say so rather than quote another's.
+      notFound: fallback && fit.problems.length > 0 && absent,
       action: loopAgain ? (verdict as 'RELAX' | 'DRILLDOWN' | 'PIVOT') : null,
     },
-    trace: { verdict, reason, confidence: round(confidence), loops: s.loops, timeValid: timeOk, documentOk: fit.documentOk, answerKind: fit.kind, kindOk: fit.kindOk, next: ok ? 'answer' : loopAgain ? 'loop' : 'fallback' },
+    trace: {
+      verdict,
+      reason,
+      confidence: round(confidence),
+      loops: s.loops,
+      timeValid: timeOk,
+      documentOk: fit.documentOk,
+      answerKind: fit.kind,
+      kindOk: fit.kindOk,
+      next: ok ? 'answer' : loopAgain ? 'loop' : 'fallback',
+      ...(fallback && best.loop !== s.loops ? { answeredFromLoop: best.loop } : {}),
+    },
   };
 }
 
-/** The profile of the best passage's document, from the (cached) document directory. */
-async function profileOf(s: AgentStateType, deps: AgentDeps): Promise<DocumentProfile | null> {
-  const docId = s.ranked[0]?.hit.chunk.doc_id;
-  if (!docId || !deps.documents) return null;
+/** Profiles by document id, from the (cached) document directory; empty without one. */
+async function profiles(deps: AgentDeps): Promise<Map<string, DocumentProfile | null>> {
+  if (!deps.documents) return new Map();
   const directory = await deps.documents().catch(() => []);
-  return directory.find((d) => d.doc_id === docId)?.profile ?? null;
+  return new Map(directory.map((d) => [d.doc_id, d.profile]));
 }
 
-/** answerer: citations and date qualifiers; a fallback says it could not confirm the answer. */
+/** "for the period …" → "For the period …" (the form an answer's text leads with). */
+function leadForm(q: string): string {
+  return `${q.charAt(0).toUpperCase()}${q.slice(1)}`;
+}
+
+/**
+ * The answer's text and qualifier under the period of the documents it cites: when the qualifier
+ * given beforehand (the first passage's document) is not theirs, the lead of the text is changed
+ * to theirs. Pure.
+ */
+export function requalify(text: string, used: string | null, cited: string | null, fallback: string): { text: string; qualifier: string } {
+  const before = used ?? fallback;
+  const after = cited ?? fallback;
+  if (before === after) return { text, qualifier: after };
+  const lead = [`${leadForm(before)}:`, `${before}:`].find((l) => text.startsWith(l));
+  const next = lead ? `${lead === `${before}:` ? after : leadForm(after)}:${text.slice(lead.length)}` : text;
+  return { text: next, qualifier: after };
+}
+
+/**
+ * answerer: citations and date qualifiers; a fallback says it could not confirm the answer. An
+ * answer about a reporting period is qualified by the period of the documents it cites ("for the
+ * period ended 2023-07-01 (…)"), never by another document's, and not by today's date.
+ */
 export async function answerer(s: AgentStateType, deps: AgentDeps, observer?: { delta?(text: string): void }): Promise<NodeResult> {
   const u = s.understanding;
   if (!u) throw new Error('answerer before listener');
-  // An answer about a reporting period is qualified by that period, not by today's date.
-  const qualifier = s.requestedAsOf || u.asOf ? null : periodQualifier(await profileOf(s, deps), u.lang);
+  const dated = Boolean(s.requestedAsOf || u.asOf);
+  const byDoc = dated ? new Map<string, DocumentProfile | null>() : await profiles(deps);
+  // The answer draws on the named documents' passages first (the ranking stays as it is).
+  const passages = s.scope && !s.notFound ? answerPassages(s.ranked, s.scope, (r) => r.hit.chunk.doc_id) : s.ranked;
+  const firstDoc = passages[0]?.hit.chunk.doc_id;
+  const qualifier = dated || !firstDoc ? null : periodQualifier(byDoc.get(firstDoc) ?? null, u.lang);
   const onDelta = observer?.delta?.bind(observer);
-  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: s.ranked, qualifier, notFound: s.notFound, ...(onDelta ? { onDelta } : {}) });
+  const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: passages, qualifier, notFound: s.notFound, ...(onDelta ? { onDelta } : {}) });
+  const citedDocs = [...new Set(out.citations.map((c) => c.docId))];
+  // The qualifier is the cited documents' own period: re-read once the citations are known.
+  const fixed =
+    dated || citedDocs.length === 0 || s.notFound
+      ? { text: out.text, qualifier: out.dateQualifier }
+      : requalify(out.text, qualifier, citedPeriodQualifier(citedDocs.map((d) => byDoc.get(d) ?? null), u.lang), formatDateQualifier(s.asOf || deps.today(), u.lang));
   return {
-    update: { text: out.text, citations: out.citations, dateQualifier: out.dateQualifier },
+    update: { text: fixed.text, citations: out.citations, dateQualifier: fixed.qualifier },
     trace: {
       citations: out.citations.map((c) => ({ n: c.n, chunkId: c.chunkId, docId: c.docId })),
       fallback: s.fallback,
       withheld: out.guard?.withheld ?? [],
+      requalified: fixed.text !== out.text || fixed.qualifier !== out.dateQualifier,
       ...(out.guard?.removed ? { removedFromModelOutput: out.guard.removed } : {}),
     },
   };

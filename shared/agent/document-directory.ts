@@ -1,11 +1,13 @@
 /**
  * The agent's gazetteer: the indexed documents with their profiles, held in memory and refreshed
  * at most every `ttlMs`. A refresh asks the store for its documents' chunk counts (one aggregate)
- * and reads only the Document rows it has not seen or whose chunk count changed, so a question
- * never scans document text, and a re-ingested document is read again at the next refresh.
+ * and reads only the Document rows it has not seen or whose chunk count changed (with, for a
+ * profiled report, its section headings: its document layer), so a question never scans
+ * document text, and a re-ingested document is read again at the next refresh.
  */
 import type { DocumentRecord } from '../domain/document.ts';
 import type { DirectoryEntry } from '../retrieval/document-routing.ts';
+import { eq } from '../store/filter.ts';
 import type { VectorStore } from '../store/vector-store.ts';
 
 /** Options of {@link createDocumentDirectory}. */
@@ -28,8 +30,21 @@ export interface DocumentDirectoryOptions {
 /** Document rows read at once during a refresh. */
 const READ_CONCURRENCY = 8;
 
-function entryOf(doc: DocumentRecord): DirectoryEntry {
-  return { doc_id: doc.doc_id, title: doc.title, doc_type: doc.doc_type, profile: doc.profile ?? null };
+/** Headings kept per document for its document layer. */
+const MAX_HEADINGS = 300;
+
+function entryOf(doc: DocumentRecord, headings?: string[]): DirectoryEntry {
+  return { doc_id: doc.doc_id, title: doc.title, doc_type: doc.doc_type, profile: doc.profile ?? null, ...(headings ? { headings } : {}) };
+}
+
+/**
+ * Whether a document's headings are worth reading for its document layer: one with a profile
+ * naming an organisation or a period (a report among look-alike reports). A plain corpus (a BEIR
+ * set of one-passage documents) costs no extra read.
+ */
+function wantsHeadings(doc: DocumentRecord, chunks: number): boolean {
+  const p = doc.profile;
+  return chunks > 1 && Boolean(p && (p.organisations.length > 0 || p.period.end !== null || p.period.fiscalYear !== null));
 }
 
 /**
@@ -64,7 +79,9 @@ export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | '
       for (let i = next++; i < stale.length; i = next++) {
         const { value: docId, count } = stale[i] as (typeof stale)[number];
         const doc = await store.getDocument(docId);
-        known.set(docId, { count, entry: doc ? entryOf(doc) : null });
+        // The document layer (seed 004): its section headings, statement captions among them.
+        const headings = doc && wantsHeadings(doc, count) ? (await store.aggregate({ groupBy: 'section', filter: eq('doc_id', docId) })).map((b) => b.value).filter((v) => v !== '').slice(0, MAX_HEADINGS) : undefined;
+        known.set(docId, { count, entry: doc ? entryOf(doc, headings) : null });
       }
     };
     await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, stale.length) }, reader));

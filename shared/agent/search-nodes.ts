@@ -1,4 +1,4 @@
-import { keywordSearchText, mergeFacetWeights, routeQuery, type QueryScope } from '../retrieval/index.ts';
+import { keywordSearchText, layeredDocWeights, mergeFacetWeights, routeQuery, scoreLayers, type DocumentLayers, type QueryScope } from '../retrieval/index.ts';
 import { and, eq, isIn, temporalClamp, type Filter } from '../store/filter.ts';
 import { BRANCH_FACETS, type AgentDeps, type FacetWeights } from './deps.ts';
 import type { AgentStateType, AgentUpdate } from './state.ts';
@@ -29,10 +29,18 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
   const plan = s.plan ?? deps.plan(u);
   if (!s.action) {
     const alpha = s.requestedAlpha ?? plan.alpha;
-    const scope = await routeScope(u.normalised, deps);
+    const { scope, layers } = await routeScope(u.normalised, deps);
     return {
-      update: { plan, alpha, scope },
-      trace: { intent: plan.intent, alpha, alphaReason: plan.alphaReason, hypotheses: plan.facetHypotheses, routing: scope ? { documents: scope.docIds.length, reason: scope.reason } : null },
+      update: { plan, alpha, scope, layers },
+      trace: {
+        intent: plan.intent,
+        alpha,
+        alphaReason: plan.alphaReason,
+        hypotheses: plan.facetHypotheses,
+        routing: scope ? { documents: scope.docIds.length, reason: scope.reason } : null,
+        // Ids, scores and counts only: headings are document text.
+        layers: layers ? { documents: layers.documents.slice(0, 5).map((d) => ({ docId: d.docId, score: Math.round(d.score * 1000) / 1000 })), read: layers.read.length, sections: Object.values(layers.sections) } : null,
+      },
     };
   }
   const update: AgentUpdate = { plan, loops: s.loops + 1, action: null };
@@ -47,16 +55,20 @@ export async function planner(s: AgentStateType, deps: AgentDeps): Promise<NodeR
 }
 
 /**
- * The question routed over the document directory; null without a directory, when it named
- * nothing a document matches, or when the directory cannot be read (routing is a refinement:
- * the search still runs, unrouted).
+ * The question routed over the document directory, and the document and section layers scored
+ * for it; null without a directory, when it named nothing a document matches (the layers may
+ * still be there), or when the directory cannot be read (routing is a refinement: the search
+ * still runs, unrouted).
  */
-async function routeScope(question: string, deps: AgentDeps): Promise<QueryScope | null> {
-  if (!deps.documents) return null;
+async function routeScope(question: string, deps: AgentDeps): Promise<{ scope: QueryScope | null; layers: DocumentLayers | null }> {
+  if (!deps.documents) return { scope: null, layers: null };
   const directory = await deps.documents().catch(() => null);
-  if (!directory) return null;
-  const scope = routeQuery(question, directory);
-  return scope.docIds.length > 0 ? scope : null;
+  if (!directory) return { scope: null, layers: null };
+  const routed = routeQuery(question, directory);
+  const scope = routed.docIds.length > 0 ? routed : null;
+  // The document and section layers, scored before any chunk (seed 004).
+  const layers = scoreLayers(question, directory, scope);
+  return { scope, layers: layers.documents.length > 0 ? layers : null };
 }
 
 function clampFor(s: AgentStateType): Filter {
@@ -98,13 +110,27 @@ export function documentBranch(scope: QueryScope): { label: string; filter: Filt
   return { label: `documents=${names || 'named'}${period} (${scope.docIds.length})`, filter: isIn('doc_id', scope.docIds), weight: 1 };
 }
 
+/**
+ * The branch a RELAX of a routed question falls back to: every document of the organisations it
+ * names, when that is more than the routed documents; null otherwise (the whole index then).
+ */
+export function organisationBranch(scope: QueryScope): { label: string; filter: Filter } | null {
+  const docs = [...new Set(scope.organisations.flatMap((o) => o.docIds))];
+  if (docs.length === 0 || docs.every((d) => scope.docIds.includes(d))) return null;
+  return { label: `documents=${scope.organisations.map((o) => o.name).join(', ')} relaxed (${docs.length})`, filter: isIn('doc_id', docs) };
+}
+
 /** facet_planner: query-to-facet-value cosine → weights; proposes branches. */
 export async function facetPlanner(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector) throw new Error('facet_planner before listener');
   // Facet-value vectors, merged with what the question itself names (doc type, jurisdiction…).
   // The document routing prior rides along as a doc_id facet: soft, and capped like every prior.
-  const routed: FacetWeights = s.scope ? { doc_id: s.scope.docWeights } : {};
-  const weights = mergeFacetWeights(await deps.facetWeights(s.queryVector), s.plan?.facetHypotheses ?? {}, routed);
+  // The document layer orders the routed documents; the section layer favours the headings the
+  // question names in the documents to read (both soft, capped like every prior).
+  const layers = s.layers;
+  const routed: FacetWeights = s.scope ? { doc_id: layers ? layeredDocWeights(s.scope.docWeights, layers) : s.scope.docWeights } : {};
+  const sections: FacetWeights = layers && Object.keys(layers.sections).length > 0 ? { section: layers.sections } : {};
+  const weights = mergeFacetWeights(await deps.facetWeights(s.queryVector), s.plan?.facetHypotheses ?? {}, routed, sections);
   return { update: { weights }, trace: { weights } };
 }
 
@@ -116,7 +142,15 @@ export async function facetPlanner(s: AgentStateType, deps: AgentDeps): Promise<
 export async function narrowedSearch(s: AgentStateType, deps: AgentDeps): Promise<NodeResult> {
   if (!s.queryVector || !s.plan) throw new Error('narrowed_search before planner');
   const { branchMin, branchMax, keep, stage3Limit } = deps.knobs;
-  if (s.relaxed) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace: { skipped: 'relaxed' } };
+  if (s.relaxed) {
+    // A RELAX widens the period, not the company: the named organisations' documents, every
+    // period of them, before the whole index (which would let other companies' look-alike
+    // filings crowd them out).
+    const org = s.scope ? organisationBranch(s.scope) : null;
+    if (!org) return { update: { narrowed: null, branchFilter: null, branchLabel: null }, trace: { skipped: 'relaxed' } };
+    const narrowed = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: and(clampFor(s), org.filter), limit: stage3Limit, withVectors: true });
+    return { update: { narrowed, branchFilter: org.filter, branchLabel: org.label }, trace: { relaxedTo: org.label, narrowed: narrowed.length } };
+  }
   const branches = proposeBranches(s.weights);
   // The documents the question names (an organisation, a period): searched whatever their size,
   // since that is where the answer must come from; the validator RELAXes it if it finds nothing.

@@ -2,6 +2,7 @@ import { Annotation } from '@langchain/langgraph';
 import type { Filter } from '../store/filter.ts';
 import type { HybridHit } from '../store/vector-store.ts';
 import type { Citation } from './answer.ts';
+import type { DocumentLayers } from '../retrieval/document-layer.ts';
 import type { FacetWeights, QueryPlan, QueryScope, RankedCandidate, UnderstoodQuery } from './deps.ts';
 import type { TraceStep } from './trace.ts';
 
@@ -25,6 +26,8 @@ export const AgentState = Annotation.Root({
   plan: last<QueryPlan | null>(null),
   /** The organisations, period and form the question names, routed to documents (null: no routing). */
   scope: last<QueryScope | null>(null),
+  /** The document and section layers scored before any chunk (seed 004): which documents to read, which sections to favour. */
+  layers: last<DocumentLayers | null>(null),
   alpha: last<number>(0.5),
   searchText: last<string>(''),
   branchFilter: last<Filter | null>(null),
@@ -40,6 +43,12 @@ export const AgentState = Annotation.Root({
   weights: last<FacetWeights>({}),
   narrowed: last<HybridHit[] | null>(null),
   ranked: last<RankedCandidate[]>([]),
+  /**
+   * The best ranking the validator has seen in this run, with its score (a named document first
+   * counts 2, the kind of answer asked 1, plus the grounding): a later loop that loses what an
+   * earlier one found does not get the last word.
+   */
+  best: last<{ ranked: RankedCandidate[]; score: number; loop: number } | null>(null),
 
   verdict: last<string>(''),
   reason: last<string>(''),

@@ -9,47 +9,16 @@
  */
 import type { DocumentMeta, DocumentOrganisation, DocumentPeriod, DocumentProfile } from '../domain/document.ts';
 import { parseDate } from './dates.ts';
+import { fiscalYearLabel, fiscalYearOfQuarter, quarterFromSpans, titlePeriod } from './profile-period.ts';
+import { ORG_SUFFIX, findCoverBrand, findReleaseIssuer, organisationAliases, organisationOf, repairLetterSpacing, wordVocabulary } from './organisation-names.ts';
+
+export { displayName, organisationAliases } from './organisation-names.ts';
 
 const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
 const EN_DATE = `${MONTH}\\.?\\s+\\d{1,2},?\\s+\\d{4}`;
 const KO_DATE = '\\d{4}\\s*[.년]\\s*\\d{1,2}\\s*[.월]\\s*\\d{1,2}\\s*[.일]?';
 
-/** Legal-form suffixes that end an organisation's name ("Apple Inc.", "INTEL CORPORATION", "3M Company"). */
-const ORG_SUFFIX = /(?:,?\s+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|llc|l\.l\.c|plc|n\.v|s\.a|ag|se|gmbh|holdings|group|bancorp)\.?)+$/i;
 const KO_ORG = /^(?:주식회사\s*\S+|\S+\s*주식회사|㈜\s*\S+|\S+\s*㈜|\S+(?:부|처|청|위원회|공단|공사|협회|재단))$/u;
-
-/** First words that name no organisation on their own ("General Motors" is not "General"). */
-const GENERIC_FIRST_WORDS = new Set([
-  'american', 'advanced', 'applied', 'bank', 'banco', 'central', 'china', 'first', 'general', 'global', 'great', 'international',
-  'national', 'north', 'northern', 'south', 'southern', 'east', 'eastern', 'west', 'western', 'united', 'royal', 'new', 'the',
-  'public', 'federal', 'state', 'city', 'county', 'university', 'institute', 'ministry', 'department', 'office', 'association',
-  'society', 'trust', 'capital', 'digital', 'energy', 'health', 'life', 'power', 'data', 'home', 'standard', 'korea', 'japan',
-  'deutsche', 'world', 'pacific', 'atlantic', 'mid', 'best', 'super', 'total', 'union', 'universal', 'western', 'intercontinental',
-]);
-
-/** "AMAZON.COM, INC." → "Amazon.com, Inc.": all-caps names read as names. */
-function displayName(name: string): string {
-  const t = name.replace(/\s+/g, ' ').trim();
-  if (/[a-z]/.test(t)) return t;
-  return t.replace(/[A-Z][A-Z.&'-]*/g, (w) => (w.length <= 4 && !/\./.test(w) && !/^(?:INC|CORP|CO|LTD|LLC|PLC|AG|SE)$/.test(w) ? w : w[0] + w.slice(1).toLowerCase()));
-}
-
-/** Lower-case names a question may use for `name`: the whole name, without its legal form, without ".com". */
-export function organisationAliases(name: string, tickers: readonly string[] = []): string[] {
-  const lower = name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
-  const out = new Set<string>([lower]);
-  const bare = lower.replace(ORG_SUFFIX, '').replace(/[,.\s]+$/, '').trim();
-  if (bare.length >= 2) out.add(bare);
-  const web = bare.replace(/\.(?:com|net|org|io)$/, '');
-  if (web.length >= 2) out.add(web);
-  // "Orchard Devices" is called "Orchard" too — unless its first word is a generic one ("General", "Bank").
-  const first = web.split(/[\s,&]+/)[0] ?? '';
-  if (web.includes(' ') && first.length >= 4 && /^[\p{L}\p{N}.-]+$/u.test(first) && !GENERIC_FIRST_WORDS.has(first)) out.add(first);
-  const ko = lower.replace(/주식회사|㈜/g, '').trim();
-  if (ko.length >= 2) out.add(ko);
-  for (const t of tickers) out.add(t.toLowerCase());
-  return [...out];
-}
 
 function isOrgLine(line: string): boolean {
   const t = line.trim();
@@ -73,31 +42,59 @@ function findTickers(lines: readonly string[]): string[] {
 }
 
 /**
- * The organisations a document is about: an SEC registrant (the line above "(Exact name of
- * registrant …)", else the first name with a legal form after the commission file number), else
- * the first line of the first page that reads as an organisation's name.
+ * The organisations a document is about, every name from the document itself:
+ * - an SEC registrant: the line above "(Exact name of registrant …)" (or before it on the same
+ *   line), else the first name with a legal form after the commission file number;
+ * - else the issuer of a release ("NVIDIA (NASDAQ: NVDA) today reported …", "Johnson & Johnson
+ *   Reports …");
+ * - else the first line near the top that reads as an organisation's name.
+ * Lines are read back from letter-spaced small capitals first ({@link repairLetterSpacing}).
+ * Aliases come from the name, the tickers of the cover or release, the names the document defines
+ * for itself, a brand printed above its cover ({@link findCoverBrand}) and an initialism the
+ * document prints ("J&J"). `text` (the body) is where those are checked; without it, the lines.
  */
-export function findOrganisations(lines: readonly string[]): DocumentOrganisation[] {
+export function findOrganisations(rawLines: readonly string[], text = ''): DocumentOrganisation[] {
+  const all = `${rawLines.join('\n')}\n${text}`;
+  const vocabulary = wordVocabulary(all);
+  const lines = rawLines.map((l) => repairLetterSpacing(l, vocabulary));
   const head = lines.slice(0, 80);
   const tickers = findTickers(head);
   let name: string | null = null;
-  const exact = head.findIndex((l) => /^\(?\s*exact name of (?:the )?registrant/i.test(l.trim()));
-  if (exact > 0) {
+  const exact = head.findIndex((l) => /\(?\s*exact name of (?:the )?registrant/i.test(l));
+  if (exact >= 0) {
+    // A text layer may keep the name and its caption on one line.
+    const before = (head[exact] ?? '').replace(/\(?\s*exact name of (?:the )?registrant.*$/i, '').trim();
+    if (before.length >= 2 && /\p{L}/u.test(before)) name = before;
     for (let i = exact - 1; i >= Math.max(0, exact - 3) && !name; i -= 1) {
       const l = (head[i] ?? '').trim();
       if (l && !/^[_\-=\s]+$/.test(l) && !/commission file/i.test(l)) name = l;
     }
   }
+  let releaseTickers: string[] = [];
   if (!name) {
     const file = head.findIndex((l) => /commission file (?:number|no)/i.test(l));
     if (file >= 0) name = head.slice(file + 1, file + 40).find((l) => isOrgLine(l))?.trim() ?? null;
+    if (!name) {
+      const issuer = findReleaseIssuer(lines);
+      if (issuer) {
+        name = issuer.name;
+        releaseTickers = issuer.tickers;
+      }
+    }
     // Elsewhere only a line of its own near the top: not the wrapped tail of a sentence
     // ("… offices of Larkspur" / "Systems, Inc.").
-    else name = head.slice(0, 6).find((l, i) => isOrgLine(l) && (i === 0 || !/[\p{Ll},]$/u.test(head[i - 1] ?? '')))?.trim() ?? null;
+    if (!name && file < 0) name = head.slice(0, 6).find((l, i) => isOrgLine(l) && (i === 0 || !/[\p{Ll},]$/u.test(head[i - 1] ?? '')))?.trim() ?? null;
   }
   if (!name) return [];
-  const shown = displayName(name.replace(/\s*\(.*\)\s*$/, ''));
-  return [{ name: shown, aliases: organisationAliases(shown, tickers) }];
+  const extra: string[] = [];
+  const brand = findCoverBrand(lines, all);
+  if (brand) extra.push(brand);
+  // A release beside a cover names its issuer as the press does ("NVIDIA" for "NVIDIA CORPORATION").
+  const found = releaseTickers.length === 0 ? findReleaseIssuer(lines) : null;
+  const issuer = found && found.tickers.length > 0 ? found : null;
+  if (issuer) extra.push(issuer.name);
+  const symbols = [...new Set([...tickers, ...releaseTickers, ...(issuer?.tickers ?? [])])];
+  return [organisationOf(name, symbols, all, extra)];
 }
 
 /** The form or kind: an SEC form number, else law / standard / policy from the title lines. */
@@ -108,6 +105,11 @@ export function findForm(lines: readonly string[]): string | null {
   if (/QUARTERLY REPORT PURSUANT TO SECTION/i.test(text)) return '10-Q';
   if (/ANNUAL REPORT PURSUANT TO SECTION/i.test(text)) return '10-K';
   const title = lines.slice(0, 8).join('\n');
+  // Reports without an SEC cover: a call transcript, an earnings release ("X Reports Third
+  // Quarter Results", "… today reported revenue …").
+  if (/\b(?:earnings|conference)\s+call\b|\btranscript\b/i.test(title)) return 'transcript';
+  const top = lines.slice(0, 20).join(' ');
+  if (/\b(?:reports|reported|announces|announced|posts|delivers)\b.{0,80}?\bresults\b/i.test(top) || /\btoday\s+(?:reported|announced)\b.{0,120}?\b(?:results|revenue|earnings|net\s+(?:income|sales))\b/i.test(top)) return 'earnings release';
   if (/(?:법|법률|시행령|시행규칙|조례)\s*$/mu.test(title) || /\[시행\s/u.test(title) || /^제\s?1\s?조\s*\(/mu.test(text)) return 'law';
   if (/\b(?:act|statute|regulation|directive|decree)\b/i.test(title) && !/\bpolicy\b/i.test(title)) return 'law';
   if (/\b(?:ISO(?:\/IEC)?\s?\d{3,5}|RFC\s?\d{3,5}|NIST\s+SP|standard|specification)\b/i.test(title) || /(?:표준|규격)/u.test(title)) return 'standard';
@@ -155,7 +157,8 @@ export function statedFiscalPeriod(text: string, end: string | null = null): { y
   };
   const yr = (s: string): number => (s.length === 2 ? 2000 + Number(s) : Number(s));
   const ord = (s: string | undefined): number | null => ORDINAL[(s ?? '').toLowerCase()] ?? null;
-  for (const m of text.matchAll(/\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+of\s+(fiscal(?:\s+year)?\s+)?(\d{4})\b/gi)) add(yr(m[3] ?? ''), ord(m[1]), Boolean(m[2]));
+  // "third quarter of fiscal 2023", and as headlines write it, "Third-Quarter Fiscal 2024".
+  for (const m of text.matchAll(/\b(first|second|third|fourth|1st|2nd|3rd|4th)[-\s]quarter\s+(?:of\s+)?(fiscal(?:\s+year)?\s+)?(\d{4})\b/gi)) add(yr(m[3] ?? ''), ord(m[1]), Boolean(m[2]));
   for (const m of text.matchAll(/\bfiscal(?:\s+year)?\s+(\d{4})\s+(first|second|third|fourth)\s+quarter\b/gi)) add(yr(m[1] ?? ''), ord(m[2]), true);
   for (const m of text.matchAll(/\bQ([1-4])\s+(?:of\s+)?(FY\s?'?|fiscal\s+(?:year\s+)?)?(\d{4}|(?<=FY\s?'?)\d{2})\b/g)) add(yr(m[3] ?? ''), Number(m[1]), Boolean(m[2]));
   let best: { year: number; quarter: number | null; n: number } | null = null;
@@ -166,12 +169,25 @@ export function statedFiscalPeriod(text: string, end: string | null = null): { y
   return best ? { year: best.year, quarter: best.quarter } : null;
 }
 
-/** The period a document reports on: "quarterly period ended …", "fiscal year ended …", 시행/effective dates, editions. */
+/**
+ * The period a document reports on: "quarterly period ended …", "fiscal year ended …" (on the
+ * cover, else anywhere on the first pages: a release says "for the third quarter ended …"),
+ * 시행/effective dates, editions. The fiscal labels: a 10-Q's as its text states them
+ * ({@link statedFiscalPeriod}), else from the spans it reports ({@link quarterFromSpans}); a
+ * 10-K's as its text binds them to the year end ({@link fiscalYearLabel}); a release's or
+ * transcript's without a date, from its title ({@link titlePeriod}).
+ */
 export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPeriod {
   const head = lines.slice(0, 80).join('\n');
+  const all = lines.join('\n');
   const period: DocumentPeriod = { end: null, fiscalYear: null, fiscalQuarter: null, calendarYear: null, calendarQuarter: null, edition: null };
-  const quarterly = new RegExp(`(?:quarterly\\s+period|fiscal\\s+quarter|quarter)\\s+ended\\s+(${EN_DATE})`, 'i').exec(head);
-  const annual = new RegExp(`(?:fiscal\\s+year|year)\\s+ended\\s+(${EN_DATE})`, 'i').exec(head);
+  const quarterRe = new RegExp(`(?:quarterly\\s+period|fiscal\\s+quarter|quarter|three\\s+months|thirteen\\s+weeks)\\s+ended\\s+(${EN_DATE})`, 'i');
+  const annualRe = new RegExp(`(?:fiscal\\s+year|year)\\s+ended\\s+(${EN_DATE})`, 'i');
+  // The cover first; a release or a filing without one names its period further down.
+  const coverQuarter = quarterRe.exec(head);
+  const coverAnnual = annualRe.exec(head);
+  const quarterly = coverQuarter ?? (coverAnnual ? null : quarterRe.exec(all));
+  const annual = coverAnnual ?? (quarterly ? null : annualRe.exec(all));
   const end = quarterly?.[1] ?? annual?.[1];
   if (end) period.end = parseDate(end.replace(/\s+/g, ' '));
   if (period.end) {
@@ -179,17 +195,31 @@ export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPer
     period.calendarYear = cal.year;
     period.calendarQuarter = quarterly ? cal.quarter : null;
   }
-  const stated = statedFiscalPeriod(`${head}\n${bodyText}`, quarterly ? period.end : null);
-  if (stated && (quarterly ? stated.quarter !== null : true)) {
-    period.fiscalYear = stated.year;
-    period.fiscalQuarter = quarterly ? stated.quarter : null;
-  } else if (annual && period.calendarYear !== null) {
-    // A 10-K's fiscal year is named by the calendar year it ends in (Apple's fiscal 2023 ended 2023-09-30).
-    period.fiscalYear = period.calendarYear;
+  const text = `${head}\n${bodyText}`;
+  if (quarterly && period.end) {
+    const stated = statedFiscalPeriod(text, period.end);
+    const quarter = stated?.quarter ?? quarterFromSpans(text);
+    if (stated && stated.quarter !== null) {
+      period.fiscalYear = stated.year;
+      period.fiscalQuarter = stated.quarter;
+    } else if (quarter !== null && quarter <= 3) {
+      // Where the quarter sits in its fiscal year says when that year ends, hence its number.
+      period.fiscalYear = fiscalYearOfQuarter(period.end, quarter);
+      period.fiscalQuarter = quarter;
+    }
+  } else if (annual && period.end) {
+    period.fiscalYear = fiscalYearLabel(text, period.end);
   }
   const edition = /\b(?:version|edition|revision|rev\.)\s*:?\s*([0-9][\w.-]*)/i.exec(head) ?? /\[\s*((?:법률|대통령령|총리령|[가-힣]+부령)\s*제\s*\d+\s*호)/u.exec(head);
   if (edition?.[1]) period.edition = edition[1].replace(/\s+/g, ' ').replace(/[.,;:]+$/, '').trim();
   if (!period.end) {
+    const titled = titlePeriod(lines);
+    if (titled) {
+      period.fiscalYear = titled.year;
+      period.fiscalQuarter = titled.quarter;
+    }
+  }
+  if (!period.end && period.fiscalYear === null) {
     const ko = new RegExp(`\\[?시행\\s*(${KO_DATE})`, 'u').exec(head);
     const en = new RegExp(`(?:effective(?:\\s+date)?|as\\s+of)\\s*:?\\s*(${EN_DATE}|\\d{4}-\\d{2}-\\d{2})`, 'i').exec(head);
     const raw = ko?.[1] ?? en?.[1];
@@ -201,7 +231,7 @@ export function findPeriod(lines: readonly string[], bodyText = ''): DocumentPer
 
 /** Forms that report on a period (SEC filings, annual reports), as opposed to ones in effect from a date. */
 export function isReportForm(form: string | null): boolean {
-  return form !== null && (/^(?:10-[KQ]|8-K|20-F|6-K|40-F|11-K)$/i.test(form) || /annual report/i.test(form));
+  return form !== null && (/^(?:10-[KQ]|8-K|20-F|6-K|40-F|11-K)$/i.test(form) || /annual report|earnings release|press release|transcript/i.test(form));
 }
 
 /** "Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3 · period ended 2023-07-01". */
@@ -216,7 +246,9 @@ export function profileLabel(p: Omit<DocumentProfile, 'label'>): string {
   if (period.fiscalYear !== null) parts.push(`fiscal ${period.fiscalYear}${period.fiscalQuarter ? ` Q${period.fiscalQuarter}` : ''}`);
   if (period.calendarQuarter !== null && period.calendarYear !== null) parts.push(`calendar ${period.calendarYear} Q${period.calendarQuarter}`);
   if (period.edition) parts.push(`edition ${period.edition}`);
-  if (period.end) parts.push(`${isReportForm(p.form) ? 'period ended' : 'effective'} ${period.end}`);
+  // A document that names a fiscal or calendar quarter reports on a period, whatever its form.
+  const reports = isReportForm(p.form) || period.fiscalYear !== null || period.calendarQuarter !== null;
+  if (period.end) parts.push(`${reports ? 'period ended' : 'effective'} ${period.end}`);
   return parts.join(' · ');
 }
 
@@ -228,7 +260,7 @@ export function profileLabel(p: Omit<DocumentProfile, 'label'>): string {
  */
 export function buildDocumentProfile(firstPagesText: string, bodyText: string, meta: DocumentMeta = {}): DocumentProfile {
   const lines = firstPagesText.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l !== '');
-  const organisations = meta.organisations ? meta.organisations.map((name) => ({ name, aliases: organisationAliases(name) })) : findOrganisations(lines);
+  const organisations = meta.organisations ? meta.organisations.map((name) => ({ name, aliases: organisationAliases(name) })) : findOrganisations(lines, bodyText);
   const form = meta.form ?? (meta.doc_type && meta.doc_type !== 'unknown' ? meta.doc_type : null) ?? findForm(lines);
   const period = findPeriod(lines, bodyText);
   if (meta.period_end) {

@@ -43,8 +43,10 @@ export {
   type QueryPlan,
 } from './planner.ts';
 export {
+  citedPeriodQualifier,
   findQueryForm,
   findQueryPeriod,
+  findQueryPeriods,
   periodMatches,
   periodQualifier,
   routeQuery,
@@ -53,6 +55,7 @@ export {
   type QueryScope,
 } from './document-routing.ts';
 export { routedHybrid, type RoutedSearchDeps } from './routed-search.ts';
+export { layeredDocWeights, scoreLayers, type DocumentLayers, type LayerScore } from './document-layer.ts';
 export { coverDocuments } from './document-coverage.ts';
 export { cosine, DEFAULT_MMR_LAMBDA, mmrSelect, type MmrItem, type MmrOptions, type MmrPick } from './mmr.ts';
 export {

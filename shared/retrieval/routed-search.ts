@@ -2,8 +2,9 @@
  * Hybrid search with document routing, for callers without the agent (`quarry search`, the
  * evaluation's hybrid mode): when the question names organisations, a period or a form that
  * indexed documents match (see `routeQuery`), the hits of those documents come first and each of
- * them gets a place in the top 10; every other hit follows in its own order. Nothing is filtered
- * out: a question routed wrongly still finds its passage, one place further down.
+ * them gets a place in the top 10, as does the broad search's best evidence that routing does not
+ * rule out; every other hit follows in its own order. Nothing is filtered out: a question routed
+ * wrongly still finds its passage, one place further down.
  */
 import { and, isIn } from '../store/filter.ts';
 import type { HybridHit, HybridQuery, VectorStore } from '../store/vector-store.ts';
@@ -21,9 +22,27 @@ export interface RoutedSearchDeps {
 const COVER_WITHIN = 10;
 
 /**
+ * Documents among the broad search's best hits that routing left out of the branch but does not
+ * rule out (the named organisation's release without a profile, another period of it): the
+ * evidence a narrowed search must not lose. At most `within` hits are looked at.
+ */
+export function broadEvidenceDocs(scope: QueryScope, broad: readonly HybridHit[], within = 5): string[] {
+  const routed = new Set(scope.docIds);
+  const excluded = new Set(scope.excluded ?? []);
+  const out: string[] = [];
+  for (const h of broad.slice(0, within)) {
+    const doc = h.chunk.doc_id;
+    if (!routed.has(doc) && !excluded.has(doc) && !out.includes(doc)) out.push(doc);
+  }
+  return out;
+}
+
+/**
  * Runs `q` twice when `question` routes to documents — narrowed to them and broad, in parallel —
- * and returns the narrowed hits first, then the broad hits not already there, at most `q.limit`.
- * Without routing it is one `store.hybrid(q)`.
+ * and returns the narrowed hits first, then the broad hits not already there, at most `q.limit`;
+ * every routed document, and every document among the broad search's five best hits that routing
+ * does not rule out ({@link broadEvidenceDocs}), keeps a hit in the top 10. Routing is a prior,
+ * not a gate. Without routing it is one `store.hybrid(q)`.
  *
  * @throws whatever `store.hybrid` or `documents` throws.
  */
@@ -34,6 +53,7 @@ export async function routedHybrid(deps: RoutedSearchDeps, question: string, q: 
   const [narrowed, broad] = await Promise.all([deps.store.hybrid({ ...q, filter: q.filter ? and(q.filter, only) : only }), deps.store.hybrid(q)]);
   const seen = new Set(narrowed.map((h) => h.chunk.chunk_id));
   const merged = [...narrowed, ...broad.filter((h) => !seen.has(h.chunk.chunk_id))];
-  const covered = scope.docIds.length > 1 ? coverDocuments(merged, scope.docIds, (h) => h.chunk.doc_id, COVER_WITHIN).items : merged;
+  const cover = [...scope.docIds, ...broadEvidenceDocs(scope, broad)];
+  const covered = cover.length > 1 ? coverDocuments(merged, cover, (h) => h.chunk.doc_id, COVER_WITHIN).items : merged;
   return { hits: covered.slice(0, q.limit), scope };
 }

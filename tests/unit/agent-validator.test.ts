@@ -64,11 +64,28 @@ describe('validator: checks what was asked', () => {
     expect(trace).toMatchObject({ documentOk: false });
   });
 
-  it('a passage without the figure asked for PIVOTs; after the last loop the answer is "not found"', async () => {
+  it('a passage without the figure asked for PIVOTs; after the last loop the named filing is answered from, unconfirmed (issue 29: the agent keeps what it found)', async () => {
     const words = [ranked('orch-q3', 'Net sales are discussed in the results section.')];
     expect((await validator(state({ ranked: words }), deps)).update).toMatchObject({ verdict: 'PIVOT', action: 'PIVOT' });
     const last = (await validator(state({ ranked: words, loops: DEFAULT_KNOBS.maxLoops }), deps)).update;
-    expect(last).toMatchObject({ verdict: 'FALLBACK', validated: false, fallback: true, notFound: true, action: null });
+    expect(last).toMatchObject({ verdict: 'FALLBACK', validated: false, fallback: true, notFound: false, action: null });
+  });
+
+  it('"not found" when no passage of the named filing is near the top, or the named period is in no filing', async () => {
+    const other = [ranked('orch-q2', 'Net sales were $94,836 million.')];
+    expect((await validator(state({ ranked: other, loops: DEFAULT_KNOBS.maxLoops }), deps)).update).toMatchObject({ verdict: 'FALLBACK', notFound: true });
+    const missing = { ...SCOPE, unmatched: ['period Q1 2021'], docIds: ['orch-q2', 'orch-q3'] };
+    const words = [ranked('orch-q3', 'Net sales were $81,797 million.')];
+    expect((await validator(state({ ranked: words, scope: missing, loops: DEFAULT_KNOBS.maxLoops }), deps)).update).toMatchObject({ notFound: true });
+  });
+
+  it('a later loop that loses the named filing does not get the last word: the best ranking of the run is answered from', async () => {
+    const good = [ranked('orch-q3', 'Net sales are discussed in the results section.', 0.45)];
+    const first = (await validator(state({ ranked: good }), deps)).update as Partial<AgentStateType>;
+    const bad = [ranked('orch-q2', 'Net sales are discussed in the results section.', 0.45)];
+    const last = (await validator(state({ ranked: bad, loops: DEFAULT_KNOBS.maxLoops, best: first.best ?? null }), deps)).update as Partial<AgentStateType>;
+    expect(last).toMatchObject({ verdict: 'FALLBACK', notFound: false });
+    expect(last.ranked?.[0]?.hit.chunk.doc_id).toBe('orch-q3');
   });
 
   it('a period read two ways is answered, not confirmed, without looping', async () => {

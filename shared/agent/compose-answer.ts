@@ -6,10 +6,54 @@
  */
 import type { Llm } from '../llm/llm.ts';
 import { buildAnswerPrompt, citationNumbers } from '../llm/answer-prompt.ts';
-import { composeExtractiveAnswer, type AnswerChunk } from '../llm/extractive-answer.ts';
+import { composeExtractiveAnswer, wordCount, type AnswerChunk } from '../llm/extractive-answer.ts';
 import { sanitizeModelAnswer } from '../llm/sanitize-answer.ts';
 import { createDeltaStreamer, sentencePieces } from '../llm/stream-pieces.ts';
+import { askedAnswerKind } from './answer-checks.ts';
 import type { AgentDeps, AnswerGuard } from './deps.ts';
+import { asksOverPeriods, composeFigureAnswer, type AnswerDocument, type FigureAnswer } from './figure-answer.ts';
+import { figureAsk } from '../figures/cell-match.ts';
+import { groupsOf } from '../figures/glossary.ts';
+import { detectInstructionLike } from '../retrieval/instruction-like.ts';
+import type { StoredChunkWithoutVector } from '../store/vector-store.ts';
+
+/** A question that asks why or what follows, beside the figure: the best sentence joins the answer. */
+const EXPLAIN = /\b(?:why|implications?|impacts?|drivers?|driving|factors?|causes?|reasons?|explain|suggests?|indicates?|repercussions?|consequences?|strateg\w*|priorit\w*)\b/iu;
+
+/** Documents whose tables a figure is looked for in (the search's best; a company's reports of a year are four). */
+const MAX_TABLE_DOCUMENTS = 6;
+
+/** Most words of an answer (the figure's sentence and an explanation together). */
+const MAX_ANSWER_WORDS = 80;
+
+/** The table passages among `chunks` (every ranked hit: a statement may rank below the prose), as answer passages. */
+async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withheld: ReadonlySet<string>, titleOf: (docId: string) => Promise<string>): Promise<AnswerChunk[]> {
+  // Beyond the passages the extractive answerer looked at, a table is checked here: its labels are quoted.
+  const tables = chunks.filter((c) => c.table && !withheld.has(c.chunk_id) && !detectInstructionLike(c.body).flagged);
+  return Promise.all(
+    tables.map(async (c) => ({
+      chunkId: c.chunk_id,
+      docId: c.doc_id,
+      title: await titleOf(c.doc_id),
+      sectionPath: c.section_path,
+      pageStart: c.page_start,
+      pageEnd: c.page_end,
+      body: c.body,
+      validFrom: c.valid_from,
+      validTo: c.valid_to,
+      ...(c.table ? { table: c.table } : {}),
+    })),
+  );
+}
+
+/** The figure's sentence, then the prose sentence that best answers the rest of the question, within the word limit. */
+function withExplanation(figure: FigureAnswer, query: string, passages: readonly AnswerChunk[], asOf: string | null, today: string): FigureAnswer {
+  const budget = MAX_ANSWER_WORDS - wordCount(figure.text);
+  if (budget < 12) return figure;
+  const prose = composeExtractiveAnswer({ query, chunks: passages, asOf, today, maxSentences: 1, maxWords: budget, lead: false, firstCitation: figure.citations.length + 1 });
+  if (prose.citations.length === 0) return figure;
+  return { text: `${figure.text} ${prose.text}`, citations: [...figure.citations, ...prose.citations] };
+}
 
 /** The answer when no passage of the documents the question is about holds what it asks. */
 export const NOT_IN_INDEX: Readonly<Record<'ko' | 'en', string>> = {
@@ -23,6 +67,18 @@ export interface AnswererOptions {
   llm: Llm | null;
   /** A document's title for citations (the doc id when unknown). */
   titleOf(docId: string): Promise<string>;
+  /**
+   * What a figure answer says of a document: its organisation, the names it goes by, its period.
+   * @defaultValue nothing known (a figure sentence then names no organisation)
+   */
+  documentOf?(docId: string): Promise<AnswerDocument | undefined>;
+  /**
+   * More passages for a figure: the question searched again among these documents' chunks, so a
+   * statement whose prose neighbours outranked it is still read. The table passages found join
+   * the ranked ones (after them).
+   * @defaultValue none (only the ranked passages are read)
+   */
+  searchTables?(query: string, docIds: readonly string[]): Promise<StoredChunkWithoutVector[]>;
   /**
    * Ranked passages the answer draws on.
    * @defaultValue 8
@@ -57,6 +113,8 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
         body: r.hit.chunk.body,
         validFrom: r.hit.chunk.valid_from,
         validTo: r.hit.chunk.valid_to,
+        ...(r.hit.chunk.line_pages ? { linePages: r.hit.chunk.line_pages } : {}),
+        ...(r.hit.chunk.table ? { table: r.hit.chunk.table } : {}),
       })),
     );
     const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null });
@@ -68,6 +126,25 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     }
     const withheld = new Set(extractive.withheld.map((w) => w.chunkId));
     const trusted = chunks.filter((c) => !withheld.has(c.chunkId));
+    // A figure asked for, or how it went over the periods, printed in a found table: the figure
+    // from its cell, in one sentence; then, when the question also asks why, the best sentence.
+    if (!options.llm && (askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0)) {
+      const rankedChunks = ranked.map((r) => r.hit.chunk);
+      // The documents the search settled on, best first: where a statement is looked for.
+      const docIds = [...new Set(rankedChunks.map((c) => c.doc_id))].slice(0, MAX_TABLE_DOCUMENTS);
+      // Searched by the metric's words (the question's other words would find prose).
+      const metric = figureAsk(query).metric;
+      const searched = options.searchTables && metric ? await options.searchTables(metric, docIds) : [];
+      const seen = new Set(rankedChunks.map((c) => c.chunk_id));
+      const tables = await tablePassages([...rankedChunks, ...searched.filter((c) => !seen.has(c.chunk_id))], withheld, options.titleOf);
+      const known = new Map(await Promise.all([...new Set(tables.map((c) => c.docId))].map(async (id) => [id, await options.documentOf?.(id)] as const)));
+      const figure = composeFigureAnswer(query, tables, (id) => known.get(id), extractive.lang);
+      if (figure) {
+        const text = EXPLAIN.test(query) ? withExplanation(figure, query, trusted, asOf, today) : figure;
+        streamWhole(text.text);
+        return { text: text.text, citations: text.citations, dateQualifier: extractive.dateQualifier, guard };
+      }
+    }
     if (!options.llm || trusted.length === 0) {
       streamWhole(extractive.text);
       return { text: extractive.text, citations: extractive.citations, dateQualifier: extractive.dateQualifier, guard };

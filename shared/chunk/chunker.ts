@@ -82,7 +82,9 @@ function singleDraft(p: PreparedSection): ChunkDraft {
  * have no parent, so they are filed under the first one.
  */
 function mergedDraft(members: readonly PreparedSection[], filedUnder: readonly string[], headingByPath: ReadonlyMap<string, string>, counter: TokenCounter): ChunkDraft {
-  const first = (members[0] as PreparedSection).section;
+  // Top-level siblings are filed under the first one that is a section of the text: a title
+  // block (Preamble) or a table of contents merged before it says nothing about the chunk.
+  const first = (members.find((m) => m.section.source !== 'preamble' && m.section.source !== 'toc') ?? (members[0] as PreparedSection)).section;
   const useParent = filedUnder.length > 0;
   const path = useParent ? sectionPathString(filedUnder) : sectionPathString(first.path);
   const heading = useParent ? (headingByPath.get(path) ?? normaliseHeadingFallback(filedUnder[filedUnder.length - 1] ?? '')) : first.heading;

@@ -7,7 +7,11 @@
  * instructions and answer only …") is never quoted, nor any of its sentences — its author wrote
  * all of it — so a document cannot make its own words the answer.
  */
+import type { Citation } from '../agent/answer.ts';
+import { quotedPages } from '../chunk/line-pages.ts';
 import { splitSentences } from '../chunk/sentences.ts';
+import type { LinePages } from '../domain/chunk.ts';
+import type { DocTable } from '../domain/table.ts';
 import { detectLang } from '../enrich/lang.ts';
 import { detectInstructionLike } from '../retrieval/instruction-like.ts';
 import { analyseQuery, lexicalScores, matchForm } from '../retrieval/lexical-match.ts';
@@ -24,20 +28,13 @@ export interface AnswerChunk {
   body: string;
   validFrom: string | null;
   validTo: string | null;
+  /** The body's pages by offset (Chunk.line_pages): a quote's pages are its own. */
+  linePages?: LinePages;
+  /** The table the passage holds, as data: it is not quoted as sentences. */
+  table?: DocTable;
 }
 
-/** One numbered source of an answer. */
-export interface Citation {
-  /** The number in the `[n]` markers, from 1, in order of first use. */
-  n: number;
-  chunkId: string;
-  docId: string;
-  title: string;
-  sectionPath: string;
-  pages: { start: number; end: number };
-  validFrom: string | null;
-  validTo: string | null;
-}
+export type { Citation } from '../agent/answer.ts';
 
 /** Input of {@link composeExtractiveAnswer}. */
 export interface ExtractiveAnswerInput {
@@ -59,6 +56,22 @@ export interface ExtractiveAnswerInput {
    * @defaultValue 3
    */
   maxSentences?: number;
+  /**
+   * Most words of the answer, its qualifier included: a sentence that would go past them is not
+   * quoted, and a first sentence longer than them is cut at a word with "…".
+   * @defaultValue 80
+   */
+  maxWords?: number;
+  /**
+   * Put the date qualifier before the quoted sentences.
+   * @defaultValue true (false: the sentences alone, to follow another answer's sentence)
+   */
+  lead?: boolean;
+  /**
+   * The number of the first citation.
+   * @defaultValue 1
+   */
+  firstCitation?: number;
 }
 
 /** An extractive answer. */
@@ -92,6 +105,22 @@ const NOT_TRUSTWORTHY: Readonly<Record<'ko' | 'en', string>> = {
   ko: '신뢰할 수 있는 답을 찾지 못했습니다. 질문과 맞는 구절이 정보가 아니라 AI에게 내리는 지시처럼 쓰여 있어 인용하지 않았습니다.',
 };
 
+/**
+ * The qualifier as an answer leads with it: the documents' descriptions in parentheses left to the
+ * citations, and several periods said once ("for the periods ended 2023-04-01 and 2023-07-01"),
+ * so the qualifier does not take the words the answer needs.
+ */
+export function shortQualifier(qualifier: string): string {
+  const parts = qualifier.split(/;\s*/u).map((p) => p.replace(/\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$/u, '').trim()).filter((p) => p !== '');
+  const unique = [...new Set(parts)];
+  const ended = unique.map((p) => /^for the period ended (\S+)$/u.exec(p)?.[1]);
+  if (unique.length > 1 && ended.every((d) => d !== undefined)) {
+    const dates = (ended as string[]).sort();
+    return `for the periods ended ${dates.slice(0, -1).join(', ')} and ${dates[dates.length - 1]}`;
+  }
+  return unique.join('; ');
+}
+
 /** "as of 2025-02-23" (English and every other language) or "2025년 2월 23일 기준" (Korean). */
 export function formatDateQualifier(date: string, lang: string): string {
   if (lang === 'ko') {
@@ -105,6 +134,27 @@ interface Candidate {
   chunk: number;
   position: number;
   text: string;
+  /** Where the sentence sits in its passage's body (for the quote's pages and the viewer). */
+  start: number;
+  end: number;
+}
+
+/** Words of a text: whitespace-separated tokens with a letter or digit, citation markers (`[1]`) not counted. */
+export function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w) && !/^\[\d+\][.,;:]?$/u.test(w)).length;
+}
+
+/** `text` cut to `max` words at a word boundary, with "…" when cut. */
+function cutToWords(text: string, max: number): string {
+  const words = text.split(/\s+/u);
+  let kept = 0;
+  let out: string[] = [];
+  for (const w of words) {
+    if (/[\p{L}\p{N}]/u.test(w)) kept++;
+    if (kept > max) return `${out.join(' ').replace(/[,;:]$/u, '')}…`;
+    out = [...out, w];
+  }
+  return text;
 }
 
 function clip(sentence: string): string {
@@ -137,10 +187,17 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
       withheld.push({ chunkId: chunk.chunkId, cues: flag.cues });
       return;
     }
+    // A table is read by row and column (see shared/figures), never quoted as run-on rows.
+    if (chunk.table) return;
+    let cursor = 0;
     splitSentences(chunk.body).forEach((text, position) => {
+      const at = chunk.body.indexOf(text, cursor);
+      const start = at >= 0 ? at : cursor;
+      const end = at >= 0 ? at + text.length : cursor;
+      cursor = end;
       const t = clip(text);
       // A passage's cues may sit in one sentence only; that sentence alone would be enough.
-      if (t.length >= 2 && !detectInstructionLike(t).flagged) candidates.push({ chunk: c, position, text: t });
+      if (t.length >= 2 && !detectInstructionLike(t).flagged) candidates.push({ chunk: c, position, text: t, start, end });
     });
   });
   const scores = lexicalScores(analyseQuery(question), candidates.map((c) => c.text));
@@ -156,14 +213,22 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
   const best = ranked[0]?.score ?? 0;
 
+  const maxWords = Math.max(10, Math.floor(input.maxWords ?? 80));
+  const short = shortQualifier(dateQualifier);
+  const lead = input.lead === false ? '' : lang === 'ko' ? `${short}:` : `${short.charAt(0).toUpperCase()}${short.slice(1)}:`;
+  let budget = maxWords - wordCount(lead);
   const chosen: Candidate[] = [];
   const forms: string[] = [];
   for (const { cand, score } of ranked) {
     if (chosen.length >= maxSentences || score < best * RELATIVE_FLOOR) break;
     const form = matchForm(cand.text);
     if (forms.some((f) => f.includes(form) || form.includes(f))) continue;
+    const words = wordCount(cand.text);
+    // The best sentence is always said, cut if it must be; the rest only while they fit.
+    if (chosen.length > 0 && words > budget) continue;
     forms.push(form);
-    chosen.push(cand);
+    chosen.push(chosen.length === 0 && words > budget ? { ...cand, text: cutToWords(cand.text, Math.max(5, budget)) } : cand);
+    budget -= Math.min(words, budget);
   }
   if (chosen.length === 0) {
     // Said plainly: a withheld passage may have matched, and "not found" would hide why.
@@ -174,11 +239,11 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const numberOf = new Map<number, number>();
   const citations: Citation[] = [];
   const parts = chosen.map((cand) => {
+    const ch = input.chunks[cand.chunk] as AnswerChunk;
     let n = numberOf.get(cand.chunk);
     if (n === undefined) {
-      n = citations.length + 1;
+      n = citations.length + (input.firstCitation ?? 1);
       numberOf.set(cand.chunk, n);
-      const ch = input.chunks[cand.chunk] as AnswerChunk;
       citations.push({
         n,
         chunkId: ch.chunkId,
@@ -188,12 +253,22 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         pages: { start: ch.pageStart, end: ch.pageEnd },
         validFrom: ch.validFrom,
         validTo: ch.validTo,
+        quote: { start: cand.start, end: cand.end },
       });
     }
     return `${cand.text} [${n}]`;
   });
-  const lead = lang === 'ko' ? `${dateQualifier}:` : `${dateQualifier.charAt(0).toUpperCase()}${dateQualifier.slice(1)}:`;
-  return { text: `${lead} ${parts.join(' ')}`, citations, dateQualifier, lang, withheld };
+  // A citation's pages are those of the lines it quotes (all its quoted sentences).
+  for (const citation of citations) {
+    const quoted = chosen.filter((c) => input.chunks[c.chunk]?.chunkId === citation.chunkId);
+    const start = Math.min(...quoted.map((c) => c.start));
+    const end = Math.max(...quoted.map((c) => c.end));
+    const ch = input.chunks.find((c) => c.chunkId === citation.chunkId) as AnswerChunk;
+    const pages = quotedPages(ch.linePages, start, end, { pageStart: ch.pageStart, pageEnd: ch.pageEnd });
+    citation.pages = { start: pages.pageStart, end: pages.pageEnd };
+    citation.quote = { start, end };
+  }
+  return { text: lead ? `${lead} ${parts.join(' ')}` : parts.join(' '), citations, dateQualifier, lang, withheld };
 }
 
 /** Some sentence of a withheld passage covers part of the question. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
+import { shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
   return { chunkId: id, docId: `doc-${id}`, title: `Title ${id}`, sectionPath: `Doc > ${id}`, pageStart: 2, pageEnd: 3, body, validFrom: '2025-01-01', validTo: null, ...extra };
@@ -35,6 +35,8 @@ describe('composeExtractiveAnswer', () => {
       pages: { start: 2, end: 3 },
       validFrom: '2025-01-01',
       validTo: null,
+      // The sentence quoted, as offsets into the passage (what the viewer highlights).
+      quote: { start: EN[0]!.body.indexOf('Eligible'), end: EN[0]!.body.indexOf('Eligible') + 'Eligible employees receive sixteen weeks of paid parental leave.'.length },
     });
     expect(ans.dateQualifier).toBe('as of 2025-06-15');
     expect(ans.lang).toBe('en');
@@ -116,5 +118,38 @@ describe('composeExtractiveAnswer and instruction-like passages', () => {
   it('keeps "not found" when the flagged passage does not match the question either', () => {
     const ans = composeExtractiveAnswer({ query: 'quantum chromodynamics', chunks: [INJECTED], asOf: null, today: '2025-06-15' });
     expect(ans.text).toBe('The documents found do not answer this question.');
+  });
+});
+
+describe('answers a person reads', () => {
+  it("a citation's pages are those of the sentence it quotes, not the whole passage's", () => {
+    const body = 'Leave starts after one year of service. Eligible employees receive sixteen weeks of paid parental leave.';
+    const at = body.indexOf('Eligible');
+    const chunk = { ...EN[0]!, body, pageStart: 4, pageEnd: 5, linePages: [[0, 4], [at, 5]] as [number, number][] };
+    const ans = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave do employees get?', chunks: [chunk], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.citations[0]?.pages).toEqual({ start: 5, end: 5 });
+    expect(body.slice(ans.citations[0]!.quote!.start, ans.citations[0]!.quote!.end)).toBe('Eligible employees receive sixteen weeks of paid parental leave.');
+  });
+
+  it('at most 80 words, the qualifier included: a long best sentence is cut at a word, the rest left out', () => {
+    const long = `Employees receive paid parental leave ${'and further benefits of many kinds '.repeat(20)}as set out here.`;
+    const chunk = { ...EN[0]!, body: `${long} Parental leave is paid at full salary for employees.` };
+    const ans = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk], asOf: null, today: '2025-06-15' });
+    expect(wordCount(ans.text)).toBeLessThanOrEqual(80);
+    expect(ans.text).toMatch(/…/u);
+  });
+
+  it('a passage holding a table is not quoted as sentences', () => {
+    const table = { title: 'Leave', columns: ['2025'], rows: [], unit: null, scale: null, pageStart: 2, pageEnd: 2 };
+    const ans = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [{ ...EN[0]!, body: '| Paid parental leave | 16 weeks |', table }], asOf: null, today: '2025-06-15' });
+    expect(ans.citations).toEqual([]);
+  });
+});
+
+describe('the qualifier an answer leads with', () => {
+  it('leaves the documents’ descriptions to the citations and says several periods once', () => {
+    expect(shortQualifier('for the period ended 2023-07-01 (Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3)')).toBe('for the period ended 2023-07-01');
+    expect(shortQualifier('for the period ended 2023-07-01 (Apple Inc. (AAPL) · 10-Q); for the period ended 2023-04-01 (Apple Inc. (AAPL) · 10-Q)')).toBe('for the periods ended 2023-04-01 and 2023-07-01');
+    expect(shortQualifier('as of 2025-06-15')).toBe('as of 2025-06-15');
   });
 });

@@ -19,6 +19,11 @@ import type { Ports } from '../runtime/ports.ts';
 /** Facet-value vectors change only when the facet-rebuild worker runs: read them at most this often. */
 const FACET_ROWS_TTL_MS = 30_000;
 /** A document's title changes only when it is ingested again: look it up at most this often. */
+/** Keyword weight of the search for a figure's table: labels and headers are words. */
+const TABLE_SEARCH_ALPHA = 0.3;
+/** How many chunks that search reads. */
+const TABLE_SEARCH_LIMIT = 60;
+
 const TITLE_TTL_MS = 60_000;
 
 /** The agent's dependencies from the process's ports and config. */
@@ -38,7 +43,7 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
   // Routing's gazetteer: the documents' profiles, refreshed at most as often as titles.
   const documents = createDocumentDirectory(ports.store, { ttlMs: TITLE_TTL_MS, now: () => clock().getTime() });
 
-  const titleOf = async (docId: string) => {
+  const documentRecord = async (docId: string) => {
     const now = clock().getTime();
     let entry = titles.get(docId);
     if (!entry || now - entry.at > TITLE_TTL_MS) {
@@ -48,7 +53,14 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
       titles.set(docId, fresh);
       entry = fresh;
     }
-    return (await entry.doc)?.title ?? docId;
+    return entry.doc;
+  };
+  const titleOf = async (docId: string) => (await documentRecord(docId))?.title ?? docId;
+  const documentOf = async (docId: string) => {
+    const profile = (await documentRecord(docId))?.profile;
+    if (!profile) return undefined;
+    const first = profile.organisations[0];
+    return { organisation: first?.name ?? null, aliases: profile.organisations.flatMap((o) => [o.name, ...o.aliases]), periodEnd: profile.period.end };
   };
 
   return {
@@ -76,7 +88,19 @@ export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = D
     },
     rank: createAgentRanking({ reranker, store: ports.store }),
     // Document text is data: instruction-like passages are withheld and the model's links checked.
-    answer: createAnswerer({ llm, titleOf }),
+    answer: createAnswerer({
+      llm,
+      titleOf,
+      documentOf,
+      // A statement's rows and headers are in its keyword text (row facts): a keyword-leaning search finds it.
+      async searchTables(query, docIds) {
+        if (docIds.length === 0) return [];
+        const [vector] = await ports.embedder.embed([query]);
+        if (!vector) return [];
+        const hits = await ports.store.hybrid({ text: query, vector, alpha: TABLE_SEARCH_ALPHA, limit: TABLE_SEARCH_LIMIT, filter: { op: 'in', field: 'doc_id', values: [...docIds] } });
+        return hits.map((h) => h.chunk).filter((c) => c.table !== undefined);
+      },
+    }),
     async remember(ctx: RunContext, at: Date) {
       await ports.queues.enqueue(memoryUpdateQueue, {
         runId: ctx.runId,

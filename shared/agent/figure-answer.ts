@@ -1,0 +1,184 @@
+/**
+ * The answer to a question about a figure, when cited tables hold it: the value with its unit,
+ * scale, period and row as the table prints them, citing the table's page and cell. One figure
+ * for one period — "Apple Inc.’s total net sales for the three months ended July 1, 2023 were
+ * $81,797 million [1]." — or, for a question about how a figure went over the reported periods,
+ * the figure of each document's own period in date order, with the change from the first to the
+ * last computed from the two cited cells. Null when no table names the metric for the period
+ * asked (the prose answer is given then). Pure.
+ */
+import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import { bestCell, figureAsk, type CandidateTable, type CellMatch, type FigureAsk } from '../figures/cell-match.ts';
+import { figureSentence, figureText, labelInSentence, periodPhrase } from '../figures/figure-sentence.ts';
+import { contentWords } from '../figures/glossary.ts';
+import { periodFacts, type PeriodFacts } from '../figures/periods.ts';
+import type { AnswerChunk, Citation } from '../llm/extractive-answer.ts';
+import { labelPath } from '../tables/facts.ts';
+
+/** What the answer knows of a passage's document. */
+export interface AnswerDocument {
+  /** The organisation it is about, as it writes its name ("Apple Inc."). */
+  organisation: string | null;
+  /** Names a question may call it by (they are not the metric). */
+  aliases: readonly string[];
+  /** Last day of the period it reports on. */
+  periodEnd: string | null;
+}
+
+/** A figure answer: its sentence and its citations, numbered from 1. */
+export interface FigureAnswer {
+  text: string;
+  citations: Citation[];
+}
+
+/** A question about how a figure went over periods ("changed over time", "across quarters", "compared to previous quarters"). */
+const OVER_PERIODS = /\b(?:over\s+time|trend(?:s|ed|ing)?|fluctuat\w*|chang(?:e|ed|es|ing)|var(?:y|ied|ies|iation|iations)|evolv\w*|shift(?:s|ed)?|across\s+(?:the\s+)?(?:quarters|periods|years)|each\s+(?:quarter|period)|quarter[\s-]+(?:to|over)[\s-]+quarter|compar\w+\s+(?:to|with)\s+(?:the\s+)?(?:previous|prior|earlier)|(?:previous|prior|reported|these)\s+(?:quarters|periods)|histor\w*)\b/iu;
+/** Whether a question asks how a figure went over the reported periods. */
+export function asksOverPeriods(query: string): boolean {
+  return OVER_PERIODS.test(query);
+}
+
+/** "latest", "most recent", "current": the latest period among the documents found. */
+const LATEST = /\b(?:latest|most\s+recent|current|newest|last)\b/iu;
+
+/** A table passage with its document. */
+interface TablePassage {
+  chunk: AnswerChunk & { table: DocTable };
+  rank: number;
+}
+
+const NO_PERIOD: PeriodFacts = { endDate: null, months: null, year: null, quarter: null };
+
+/** The asked period, with "latest" read as the latest period end among the documents found. */
+function askedPeriod(query: string, ask: FigureAsk, ends: readonly string[]): PeriodFacts {
+  const named = ask.period.endDate !== null || ask.period.quarter !== null || ask.period.year !== null;
+  if (named || !LATEST.test(query) || ends.length === 0) return ask.period;
+  return { ...ask.period, endDate: [...ends].sort().at(-1) ?? null };
+}
+
+function citationOf(n: number, chunk: AnswerChunk, row: TableRow, column: string, cell: TableCell): Citation {
+  return {
+    n,
+    chunkId: chunk.chunkId,
+    docId: chunk.docId,
+    title: chunk.title,
+    sectionPath: chunk.sectionPath,
+    pages: { start: cell.page, end: cell.page },
+    validFrom: chunk.validFrom,
+    validTo: chunk.validTo,
+    cell: { row: labelPath(row), column, text: cell.text, page: cell.page, ...(cell.box ? { box: cell.box } : {}) },
+  };
+}
+
+/** The change from the first figure to the last, as a reader says it ("up 4.1%"), when both are amounts of one sign. */
+function changeClause(first: number, last: number): string | null {
+  if (first <= 0 || last < 0) return null;
+  const pct = ((last - first) / first) * 100;
+  const rounded = Math.abs(pct) < 10 ? pct.toFixed(1) : pct.toFixed(0);
+  return pct === 0 ? 'unchanged from the first to the last' : `${pct > 0 ? 'up' : 'down'} ${rounded.replace('-', '')}% from the first to the last`;
+}
+
+/** "$" amounts or percentages: a series says one kind of figure. */
+function kindOf(table: DocTable, cell: TableCell): 'percent' | 'amount' {
+  return /%/u.test(cell.text) || table.unit === '%' ? 'percent' : 'amount';
+}
+
+/** A long date as statements print it ("July 1, 2023") from YYYY-MM-DD. */
+function longDate(iso: string): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  return d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+}
+
+/**
+ * A column's period in a sentence, or — when its header names no date (a header the extractor
+ * could not read, or a bare "Q3") — the document's own period, which the column was matched to.
+ */
+function pointPeriod(header: string, documentEnd: string): string {
+  return periodFacts(header).endDate ? periodPhrase(header) : `for the period ended ${longDate(documentEnd)}`;
+}
+
+/**
+ * Per document, the cell of its own period for the metric: the row the best-ranked document
+ * names it by, the same row (by its words) and the same kind of figure in the others, so a
+ * series never mixes a ratio into amounts. Null when fewer than two documents have it.
+ */
+function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentOf: (docId: string) => AnswerDocument | undefined): FigureAnswer | null {
+  const byDoc = new Map<string, TablePassage[]>();
+  for (const t of tables) byDoc.set(t.chunk.docId, [...(byDoc.get(t.chunk.docId) ?? []), t]);
+  const found: { passage: TablePassage; match: CellMatch; end: string }[] = [];
+  for (const [docId, passages] of byDoc) {
+    const end = documentOf(docId)?.periodEnd ?? null;
+    if (!end) continue;
+    const own: FigureAsk = { metric: ask.metric, period: { ...NO_PERIOD, endDate: end } };
+    const match = bestCell(own, passages.map((p) => ({ table: p.chunk.table, documentEnd: end, rank: p.rank })));
+    if (match) found.push({ passage: passages[match.table] as TablePassage, match, end });
+  }
+  // The anchor: the row that names the metric best (then the best-ranked document's); the others
+  // must name the same row and figure kind.
+  const anchor = [...found].sort((a, b) => b.match.labelScore - a.match.labelScore || a.passage.rank - b.passage.rank)[0];
+  if (!anchor) return null;
+  const anchorRow = anchor.passage.chunk.table.rows[anchor.match.row] as TableRow;
+  const anchorWords = contentWords(anchorRow.label).join(' ');
+  const anchorKind = kindOf(anchor.passage.chunk.table, anchor.match.cell);
+  const points = found.filter((p) => {
+    const r = p.passage.chunk.table.rows[p.match.row] as TableRow;
+    return contentWords(r.label).join(' ') === anchorWords && kindOf(p.passage.chunk.table, p.match.cell) === anchorKind;
+  });
+  if (points.length < 2) return null;
+  points.sort((a, b) => a.end.localeCompare(b.end));
+  const first = points[0]!;
+  const organisation = documentOf(anchor.passage.chunk.docId)?.organisation ?? null;
+  const citations: Citation[] = [];
+  const parts = points.map((p, i) => {
+    const table = p.passage.chunk.table;
+    const r = table.rows[p.match.row] as TableRow;
+    const column = table.columns[p.match.column] ?? '';
+    citations.push(citationOf(i + 1, p.passage.chunk, r, column, p.match.cell));
+    return `${figureText(table, r, p.match.cell)} ${pointPeriod(column, p.end)} [${i + 1}]`;
+  });
+  const label = labelInSentence(anchorRow.label);
+  const subject = organisation ? `${organisation.trim()}’s ${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+  const last = points[points.length - 1]!;
+  const change = anchorKind === 'amount' ? changeClause(first.match.cell.value ?? 0, last.match.cell.value ?? 0) : null;
+  return { text: `${subject}: ${parts.join('; ')}${change ? ` — ${change}` : ''}.`, citations };
+}
+
+/**
+ * The figure answer for `query` from the table passages among `chunks` (ranked, best first), or
+ * null. `documentOf` gives what is known of each passage's document.
+ */
+export function composeFigureAnswer(query: string, chunks: readonly AnswerChunk[], documentOf: (docId: string) => AnswerDocument | undefined, lang: 'en' | 'ko'): FigureAnswer | null {
+  const tables: TablePassage[] = chunks.flatMap((chunk, rank) => (chunk.table ? [{ chunk: chunk as AnswerChunk & { table: DocTable }, rank }] : []));
+  if (tables.length === 0) return null;
+  const names = [
+    ...new Set(
+      chunks.flatMap((c) => {
+        const d = documentOf(c.docId);
+        return d ? [...(d.organisation ? [d.organisation] : []), ...d.aliases] : [];
+      }),
+    ),
+  ];
+  const ask = figureAsk(query, names);
+  if (ask.metric === '') return null;
+  if (OVER_PERIODS.test(query) && ask.period.endDate === null) {
+    const series = seriesAnswer(ask, tables, documentOf);
+    if (series) return series;
+  }
+  const ends = [...new Set(tables.map((t) => documentOf(t.chunk.docId)?.periodEnd).filter((e): e is string => typeof e === 'string'))];
+  const asked: FigureAsk = { ...ask, period: askedPeriod(query, ask, ends) };
+  // A quarter or year named without a date ("Q1 2023") is read by the search's routing (fiscal,
+  // filed or calendar): the figure comes from the document it put first.
+  const namedNoDate = ask.period.endDate === null && (ask.period.quarter !== null || ask.period.year !== null);
+  const firstDoc = chunks[0]?.docId;
+  const pool = namedNoDate && firstDoc && tables.some((t) => t.chunk.docId === firstDoc) ? tables.filter((t) => t.chunk.docId === firstDoc) : tables;
+  const candidates: CandidateTable[] = pool.map((t) => ({ table: t.chunk.table, documentEnd: documentOf(t.chunk.docId)?.periodEnd ?? null, rank: t.rank }));
+  const match = bestCell(asked, candidates);
+  if (!match) return null;
+  const { chunk } = pool[match.table]!;
+  const row = chunk.table.rows[match.row]!;
+  const column = chunk.table.columns[match.column] ?? '';
+  const end = documentOf(chunk.docId)?.periodEnd ?? null;
+  const period = end && !periodFacts(column).endDate ? pointPeriod(column, end) : undefined;
+  const sentence = figureSentence({ organisation: documentOf(chunk.docId)?.organisation ?? null, table: chunk.table, row, column: match.column, cell: match.cell, n: 1, lang, ...(period ? { period } : {}) });
+  return { text: sentence, citations: [citationOf(1, chunk, row, column, match.cell)] };
+}

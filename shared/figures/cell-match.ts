@@ -1,0 +1,147 @@
+/**
+ * Which cell of which table answers a figure question: the row whose label (with the group
+ * headings above it) names the metric asked for, in the column whose period is the one asked for.
+ * What a table says comes from the table: labels, headers, units and scale as printed. Pure.
+ */
+import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import { contentWords, glossaryForm, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
+import { periodFacts, periodFit, type PeriodFacts } from './periods.ts';
+
+/** A table an answer may draw on, with what is known of its document. */
+export interface CandidateTable {
+  table: DocTable;
+  /** Last day of the period its document reports on (profile), when known. */
+  documentEnd: string | null;
+  /** Rank of its passage among the answer's passages (0 best). */
+  rank: number;
+}
+
+/** The cell chosen, and why. */
+export interface CellMatch {
+  /** Index into the candidate tables. */
+  table: number;
+  row: number;
+  column: number;
+  cell: TableCell;
+  /** How well the row names the metric, in [0, 1]. */
+  labelScore: number;
+  /** How well the column's period fits, in [0, 1]. */
+  periodScore: number;
+  score: number;
+}
+
+/** What a figure question asks for: the metric's words and the period. */
+export interface FigureAsk {
+  metric: string;
+  period: PeriodFacts;
+}
+
+/**
+ * Words of a question that ask for a figure, a comparison or an explanation, or name a period or
+ * a filing: not the metric. General question words, never line items.
+ */
+const NOT_METRIC = new Set([
+  'what', 'whats', 'which', 'was', 'were', 'is', 'are', 'be', 'been', 'how', 'much', 'many', 'did', 'does', 'do', 'has', 'have', 'had', 'can', 'could', 'would', 'will', 'might', 'may', 'should',
+  'report', 'reported', 'reports', 'reporting', 'disclose', 'disclosed', 'state', 'stated', 'show', 'shown', 'list', 'give', 'provide', 'analyze', 'analyse', 'describe', 'explain', 'identify', 'identified',
+  'the', 'a', 'an', 'of', 'for', 'in', 'during', 'on', 'at', 'as', 'by', 'from', 'with', 'and', 'or', 'to', 'into', 'its', 'their', 'this', 'these', 'those', 'that', 'it', 'there', 'any', 'all', 'each', 'every', 'per', 'than',
+  'quarter', 'quarters', 'quarterly', 'year', 'years', 'annual', 'annually', 'fiscal', 'fy', 'month', 'months', 'ended', 'ending', 'end', 'period', 'periods', 'three', 'six', 'nine', 'twelve', 'first', 'second', 'third', 'fourth',
+  'q1', 'q2', 'q3', 'q4', 'company', 'companys', 'amount', 'value', 'figure', 'figures', 'according', 'filing', 'filings', '10', 'k', 'q', '10q', '10k', 'form', 'latest', 'most', 'recent', 'current', 'previous', 'prior', 'last', 'past', 'over', 'time',
+  'change', 'changed', 'changes', 'changing', 'trend', 'trends', 'trended', 'trending', 'fluctuate', 'fluctuated', 'fluctuation', 'fluctuations', 'vary', 'varied', 'variation', 'variations', 'evolve', 'evolved', 'shift', 'shifted', 'shifts',
+  'compare', 'compared', 'comparing', 'comparison', 'across', 'between', 'versus', 'vs', 'relative', 'significant', 'substantial', 'considerable', 'major', 'key', 'main', 'generated', 'generate',
+  'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
+  'implication', 'implications', 'impact', 'impacts', 'driver', 'drivers', 'factor', 'factors', 'cause', 'causes', 'reason', 'reasons', 'mean', 'means', 'suggest', 'indicate', 'level', 'levels', 'figure',
+  'if', 'so', 'why', 'when', 'where', 'who', 'whom', 'whose', 'not', 'no', 'yes', 'also', 'both', 'such', 'other', 'then', 'there', 'here', 'out', 'up', 'down', 'about', 'within', 'under', 'after', 'before', 'since', 'while',
+]);
+
+/**
+ * The metric and the period a figure question asks about. `names` are the organisation names the
+ * question was routed by (they are not the metric); numbers and dates are the period's.
+ */
+export function figureAsk(question: string, names: readonly string[] = []): FigureAsk {
+  // "Apple's" is Apple: the possessive goes before names are taken out.
+  let q = ` ${glossaryForm(question.replace(/['’]s\b/gu, ''))} `;
+  for (const name of names) {
+    const n = glossaryForm(name);
+    if (n) q = q.replaceAll(` ${n} `, ' ');
+  }
+  const metric = q
+    .split(' ')
+    .filter((w) => w !== '' && !NOT_METRIC.has(w) && !/^\d+$/u.test(w) && !/^(?:19|20)\d{2}$/u.test(w))
+    .join(' ');
+  return { metric, period: periodFacts(question) };
+}
+
+/**
+ * How well a row names the metric, in [0, 1]. The row's own label must be said by the question:
+ * the share of the label's content words the metric holds (a long question about "total net
+ * sales" still names the row "Total net sales"), its head noun ("sales") required, with the
+ * glossary letting synonyms stand for each other ("revenue" names "Total net sales"); the group
+ * headings above it break ties (the "Services" under "Net sales:" for a question about revenue,
+ * not the one under "Cost of sales:"), and so does a "Total" row when the question says total.
+ */
+export function labelScore(metric: string, row: TableRow): number {
+  const want = contentWords(metric);
+  const own = contentWords(row.label);
+  if (want.length === 0 || own.length === 0) return 0;
+  const wanted = new Set(want);
+  const metricGroups = groupsOf(metric);
+  const synonym = metricGroups.some((g) => groupsNamedBy(row.label).includes(g));
+  const parentSynonym = metricGroups.some((g) => row.parents.some((p) => groupsNamedBy(p).includes(g)));
+  // How much of the row's own name the question says (its head noun required)…
+  const head = own[own.length - 1] as string;
+  const said = own.filter((w) => wanted.has(w)).length / own.length;
+  const named = synonym ? 1 : wanted.has(head) ? said : said / 2;
+  // …and how much of what the question asks the row and its groups say ("cash flow from operating
+  // activities" is not the row "Cash", though every word of "Cash" is asked).
+  const context = new Set(contentWords([...row.parents, row.label].join(' ')));
+  const asked = want.filter((w) => context.has(w)).length / want.length;
+  const covered = Math.max(asked, synonym ? 0.75 : 0, parentSynonym ? Math.min(1, asked + 0.34) : 0);
+  let score = 0.5 * named + 0.5 * covered;
+  // A row the question names by a word of its own, not a glossary word, is the one it means:
+  // "iPhone" in "revenue from iPhone sales", over "Total net sales".
+  if (own.some((w) => wanted.has(w) && !GLOSSARY_WORDS.has(w))) score += 0.1;
+  if (/\btotal\b/iu.test(metric) && /^total\b/iu.test(row.label.trim())) score += 0.05;
+  return Math.max(0, Math.min(1, score));
+}
+
+/** Every word of the glossary: words many rows share ("sales", "income", "cash"). */
+const GLOSSARY_WORDS = new Set(SYNONYM_GROUPS.flatMap((g) => g.flatMap((m) => contentWords(m))));
+
+/** Least row score for an answer from a table: below it the table does not name what was asked. */
+export const MIN_LABEL_SCORE = 0.7;
+
+/** A question that asks for a rate, share or ratio: a percentage answers it; otherwise an amount does. */
+const ASKS_PERCENT = /\b(?:percent(?:age)?|%|rate|ratio|margin\s+percentage|proportion|share\s+of|yield)\b/iu;
+
+/** Whether a cell prints a percentage. */
+function isPercentCell(table: DocTable, cell: TableCell): boolean {
+  return /%/u.test(cell.text) || table.unit === '%';
+}
+
+/**
+ * The best cell for `ask` among `tables`: a row naming the metric (labelScore ≥ MIN_LABEL_SCORE),
+ * in a column whose period fits, holding a number. Ties go to the better-ranked passage, then
+ * the earlier row and column (statements print the current period first). Null when none.
+ */
+export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[]): CellMatch | null {
+  let best: CellMatch | null = null;
+  tables.forEach((candidate, t) => {
+    const columns = candidate.table.columns.map((header) => periodFacts(header));
+    candidate.table.rows.forEach((row, r) => {
+      const label = labelScore(ask.metric, row);
+      if (label < MIN_LABEL_SCORE) return;
+      row.cells.forEach((cell, c) => {
+        if (!cell || cell.value === null) return;
+        // A figure with words in it ("3.9pts", "2.1x", "45 bps") is a difference or a multiple, not an amount.
+        if (/\p{L}/u.test(cell.text)) return;
+        // An amount is asked unless a rate or share is: a "% of revenue" column is no amount.
+        if (isPercentCell(candidate.table, cell) !== ASKS_PERCENT.test(ask.metric)) return;
+        const period = periodFit(columns[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
+        if (period === 0) return;
+        const score = label * 0.6 + period * 0.3 + 0.1 * (1 / (1 + candidate.rank));
+        if (!best || score > best.score + 1e-9) best = { table: t, row: r, column: c, cell, labelScore: label, periodScore: period, score };
+      });
+    });
+  });
+  return best;
+}

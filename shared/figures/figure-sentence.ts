@@ -1,0 +1,67 @@
+/**
+ * A figure stated in one sentence, with its unit, scale, period and row as the table prints them:
+ * "Apple Inc.'s total net sales for the three months ended July 1, 2023 were $81,797 million [1]."
+ * Pure.
+ */
+import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+
+const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;
+
+/** Rows whose figures are not in the table's scale: per-share amounts, percentages, ratios, counts of shares. */
+const UNSCALED_ROW = /\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\bpercent|%|\bratio\b|\bmargin\s+percentage\b|\bshares?\s+outstanding\b|\bdays\b/iu;
+
+/** The cell as a reader writes the figure: "$81,797 million", "-$1,234 million", "46.3%", "$1.26". */
+export function figureText(table: DocTable, row: TableRow, cell: TableCell): string {
+  const printed = cell.text.replace(/\s+/gu, ' ').trim();
+  const negative = (cell.value ?? 0) < 0;
+  const percent = /%/u.test(printed) || (table.unit === '%' && !/\$/u.test(printed));
+  const digits = printed.replace(/[()$€£¥₩%\s]|^[-−–]/gu, '');
+  const currency = /[$€£¥₩]/u.exec(printed)?.[0] ?? (table.unit && table.unit !== '%' && !percent ? table.unit : '');
+  const scaled = !percent && table.scale !== null && !UNSCALED_ROW.test([...row.parents, row.label].join(' '));
+  const scale = scaled ? ` ${table.scale?.replace(/s$/u, '')}` : '';
+  return `${negative ? '-' : ''}${currency}${digits}${percent ? '%' : ''}${scale}`;
+}
+
+/** A row label as it reads inside a sentence: its colon dropped, lower-cased unless it is an acronym or a name. */
+export function labelInSentence(label: string): string {
+  const l = label.replace(/[:：]\s*$/u, '').replace(/\s+/gu, ' ').trim();
+  const first = l.split(' ')[0] ?? '';
+  return /^\p{Lu}[\p{Ll}\d]/u.test(first) && !/^\p{Lu}+$/u.test(first) ? `${first.toLowerCase()}${l.slice(first.length)}` : l;
+}
+
+/**
+ * A column header as the period it names reads in a sentence: "the three months ended July 1,
+ * 2023", "as of December 31, 2022" (a date alone: a balance at that date), "fiscal 2023".
+ */
+export function periodPhrase(header: string): string {
+  const h = header.replace(/\s+/gu, ' ').trim();
+  if (h === '') return '';
+  if (/^(?:as\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}$/u.test(h)) return h.toLowerCase().startsWith('as of') ? h : `as of ${h}`;
+  // A month keeps its capital ("June 25, 2022"); words such as "Three Months Ended" do not.
+  const lower = /^\p{Lu}\p{Ll}/u.test(h) && !MONTH_START.test(h) ? `${h.charAt(0).toLowerCase()}${h.slice(1)}` : h;
+  // "Three Months Ended July 1, 2023" keeps its date's capitals, lower-cases the rest.
+  const phrase = lower.replace(/\b(Months|Month|Weeks|Ended|Ending|Year|Years|Quarter|Fiscal)\b/gu, (w) => w.toLowerCase());
+  return /^(?:\d|q[1-4]\b|fy)/iu.test(phrase) ? `in ${phrase}` : `for the ${phrase.replace(/^the\s+/u, '')}`;
+}
+
+/** "was" or "were", by the label's head noun ("sales", "expenses" are plural; "income" is not). */
+function verb(label: string): 'was' | 'were' {
+  const head = label.replace(/[:：]\s*$/u, '').trim().split(/\s+/u).pop() ?? '';
+  return /[a-z]s$/iu.test(head) && !/(?:ss|us|is|ics)$/iu.test(head) ? 'were' : 'was';
+}
+
+/**
+ * The answer's sentence for a figure (English), or a neutral "label (period): figure" line for
+ * other languages. `period` replaces the column header's phrase (see periodPhrase) when given.
+ */
+export function figureSentence(input: { organisation: string | null; table: DocTable; row: TableRow; column: number; cell: TableCell; n: number; lang: 'en' | 'ko'; period?: string }): string {
+  const { table, row, cell } = input;
+  const header = table.columns[input.column] ?? '';
+  const figure = figureText(table, row, cell);
+  if (input.lang !== 'en') return `${row.label.replace(/[:：]\s*$/u, '')} (${header}): ${figure} [${input.n}]`;
+  const label = labelInSentence(row.label);
+  const owner = input.organisation ? `${input.organisation.trim()}’s ` : '';
+  const subject = owner ? `${owner}${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+  const period = input.period ?? periodPhrase(header);
+  return `${subject}${period ? ` ${period}` : ''} ${verb(row.label)} ${figure} [${input.n}].`;
+}

@@ -105,3 +105,43 @@ export function checkAnswerFit(question: string, scope: QueryScope | null, passa
   if (!kindOk) problems.push(`no passage holds the ${kind} asked for`);
   return { documentOk, kindOk, kind, problems };
 }
+
+/** What {@link answerStatesWhatWasAsked} looks at. */
+export interface StatedAnswer {
+  question: string;
+  /** The answer's text (citation markers and qualifier are ignored). */
+  text: string;
+  /** The cited passages: their document and body. */
+  cited: readonly FitPassage[];
+  /** The documents the question is about (the routing's choice), or null when it names none. */
+  wantedDocIds: ReadonlySet<string> | null;
+}
+
+/** The answer's own words: citation markers and a leading qualifier ("For the period ended …:") removed. */
+function statement(text: string): string {
+  return text.replace(/\[\d+\]/gu, ' ').replace(/^[^:]{0,200}\b(?:for the periods? ended|as of|for fiscal|기준)[^:]*:\s*/iu, '');
+}
+
+/**
+ * Whether an answer may be called validated: it says what was asked — a figure for a figure
+ * question, a date for a date question — and the figure or date it states is printed in a cited
+ * passage; and every cited passage is of a document the question is about. One right citation
+ * among wrong ones, or well-cited sentences that do not state the figure, are not an answer.
+ */
+export function answerStatesWhatWasAsked(a: StatedAnswer): { ok: boolean; problems: string[] } {
+  const problems: string[] = [];
+  if (a.cited.length === 0) problems.push('the answer cites nothing');
+  if (a.wantedDocIds && a.wantedDocIds.size > 0) {
+    const stray = [...new Set(a.cited.map((c) => c.docId))].filter((d) => !a.wantedDocIds?.has(d));
+    if (stray.length > 0) problems.push(`cites ${stray.length} document(s) the question is not about`);
+  }
+  const kind = askedAnswerKind(a.question);
+  const said = statement(a.text);
+  if (kind && !holdsAnswerKind(said, kind)) problems.push(`the answer states no ${kind}`);
+  if (kind === 'figure') {
+    const figures = (said.replace(NOT_A_FIGURE, ' ').match(/\d[\d,]*(?:\.\d+)?/gu) ?? []).map((f) => f.replace(/,/gu, ''));
+    const printed = a.cited.map((c) => c.body.replace(/,/gu, ''));
+    if (figures.length > 0 && !figures.some((f) => printed.some((b) => b.includes(f)))) problems.push('no figure of the answer is printed in a cited passage');
+  }
+  return { ok: problems.length === 0, problems };
+}

@@ -4,7 +4,7 @@ import { citedPeriodQualifier, periodQualifier } from '../retrieval/document-rou
 import { formatDateQualifier } from '../llm/extractive-answer.ts';
 import { coverDocuments } from '../retrieval/document-coverage.ts';
 import { answerPassages, evidencePool, leadWithNamed, LEAD_WITHIN } from './evidence.ts';
-import { checkAnswerFit } from './answer-checks.ts';
+import { answerStatesWhatWasAsked, checkAnswerFit } from './answer-checks.ts';
 import type { AgentDeps, RankedCandidate } from './deps.ts';
 import type { RunContext } from './run-context.ts';
 import type { NodeResult } from './search-nodes.ts';
@@ -218,10 +218,20 @@ export async function answerer(s: AgentStateType, deps: AgentDeps, observer?: { 
     dated || citedDocs.length === 0 || s.notFound
       ? { text: out.text, qualifier: out.dateQualifier }
       : requalify(out.text, qualifier, citedPeriodQualifier(citedDocs.map((d) => byDoc.get(d) ?? null), u.lang), formatDateQualifier(s.asOf || deps.today(), u.lang));
+  // Validated only when the answer itself says what was asked, from documents asked about.
+  const bodies = new Map(s.ranked.map((r) => [r.hit.chunk.chunk_id, r.hit.chunk.body]));
+  const stated = answerStatesWhatWasAsked({
+    question: u.normalised ?? s.query,
+    text: out.text,
+    cited: out.citations.map((c) => ({ docId: c.docId, body: bodies.get(c.chunkId) ?? c.cell?.text ?? '' })),
+    wantedDocIds: s.scope && s.scope.docIds.length > 0 ? new Set(s.scope.docIds) : null,
+  });
+  const validated = s.validated && stated.ok;
   return {
-    update: { text: fixed.text, citations: out.citations, dateQualifier: fixed.qualifier },
+    update: { text: fixed.text, citations: out.citations, dateQualifier: fixed.qualifier, validated },
     trace: {
       citations: out.citations.map((c) => ({ n: c.n, chunkId: c.chunkId, docId: c.docId })),
+      ...(s.validated && !stated.ok ? { unvalidatedBecause: stated.problems } : {}),
       fallback: s.fallback,
       withheld: out.guard?.withheld ?? [],
       requalified: fixed.text !== out.text || fixed.qualifier !== out.dateQualifier,

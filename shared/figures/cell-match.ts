@@ -6,6 +6,7 @@
 import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
 import { contentWords, glossaryForm, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
 import { periodFacts, periodFit, type PeriodFacts } from './periods.ts';
+import { isStatementTitle } from '../sectionize/statement-headings.ts';
 
 /** A table an answer may draw on, with what is known of its document. */
 export interface CandidateTable {
@@ -125,10 +126,15 @@ function isPercentCell(table: DocTable, cell: TableCell): boolean {
  */
 export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[]): CellMatch | null {
   let best: CellMatch | null = null;
+  // Words of the question that name a row of their own ("iPhone", "Services", "Gaming"): when
+  // some row is named by one, a row that is not (the total) is not what was asked.
+  const asked = new Set(contentWords(ask.metric).filter((w) => !GLOSSARY_WORDS.has(w)));
+  const specific = new Set(tables.flatMap((t) => t.table.rows.flatMap((r) => contentWords(r.label).filter((w) => asked.has(w)))));
   tables.forEach((candidate, t) => {
     const columns = candidate.table.columns.map((header) => periodFacts(header));
     candidate.table.rows.forEach((row, r) => {
-      const label = labelScore(ask.metric, row);
+      const named = specific.size === 0 || contentWords(row.label).some((w) => specific.has(w));
+      const label = labelScore(ask.metric, row) * (named ? 1 : 0.8);
       if (label < MIN_LABEL_SCORE) return;
       row.cells.forEach((cell, c) => {
         if (!cell || cell.value === null) return;
@@ -138,7 +144,10 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[]): Cel
         if (isPercentCell(candidate.table, cell) !== ASKS_PERCENT.test(ask.metric)) return;
         const period = periodFit(columns[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
         if (period === 0) return;
-        const score = label * 0.6 + period * 0.3 + 0.1 * (1 / (1 + candidate.rank));
+        // A primary statement is where a line item's figure is reported; the same label in a
+        // note's breakdown (stock compensation by line item) is a part of it.
+        const primary = isStatementTitle(candidate.table.title) ? 0.05 : 0;
+        const score = label * 0.6 + period * 0.3 + 0.1 * (1 / (1 + candidate.rank)) + primary;
         if (!best || score > best.score + 1e-9) best = { table: t, row: r, column: c, cell, labelScore: label, periodScore: period, score };
       });
     });

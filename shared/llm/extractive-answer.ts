@@ -91,6 +91,18 @@ export interface ExtractiveAnswer {
 const MAX_SENTENCE_CHARS = 400;
 /** Share of a sentence's score that comes from its passage's rank (first passage 1, last ≈ 0). */
 const RANK_WEIGHT = 0.1;
+/** Sentences stating an amount or a percentage get this much more when the question is about figures. */
+const FIGURE_BONUS = 0.15;
+const FIGURE_IN_SENTENCE = /(?:[$€£¥₩]\s?\d|\d(?:[\d,.]*)\s?(?:%|percent|million|billion|thousand|원|억|만))/iu;
+/** Questions about amounts, rates, changes or results over periods. */
+const FIGURE_TOPIC = /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rate|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?|얼마|금액|비율)\b/iu;
+/**
+ * Sections that are a filing's formalities — certifications, signatures, exhibit indexes — state
+ * what every filing states and answer nothing about the company: their sentences weigh half.
+ */
+const BOILERPLATE_SECTION = /\b(?:certifications?|signatures?|exhibits?(?:\s+index)?)\b/iu;
+const BOILERPLATE_WEIGHT = 0.5;
+
 /** A sentence scoring under this share of the best one is filler, not an answer. */
 const RELATIVE_FLOOR = 0.5;
 
@@ -201,12 +213,16 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     });
   });
   const scores = lexicalScores(analyseQuery(question), candidates.map((c) => c.text));
+  // A question about amounts, changes or a period's results is answered by sentences that state them.
+  const wantsFigures = FIGURE_TOPIC.test(question);
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
     .map((cand, i) => ({
       cand,
       // The passages arrive ranked by reranker, priors and memory: that order counts a little.
-      score: (1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n),
+      score:
+        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + (wantsFigures && FIGURE_IN_SENTENCE.test(cand.text) ? FIGURE_BONUS : 0)) *
+        (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))
     .filter((x) => x.coverage > 0)

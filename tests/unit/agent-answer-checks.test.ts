@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAnswerKind, checkAnswerFit, holdsAnswerKind } from '../../shared/agent/answer-checks.ts';
+import { answerStatesWhatWasAsked, askedAnswerKind, checkAnswerFit, holdsAnswerKind } from '../../shared/agent/answer-checks.ts';
 import type { QueryScope } from '../../shared/retrieval/document-routing.ts';
 
 const scope: QueryScope = {
@@ -81,5 +81,28 @@ describe('checkAnswerFit', () => {
 
   it('without routing and for prose questions, only what can be checked is', () => {
     expect(checkAnswerFit('Describe the risk factors.', null, [{ docId: 'x', body: 'Risks include competition.' }]).problems).toEqual([]);
+  });
+});
+
+describe('what a validated answer must be', () => {
+  const q = "What was Orchard's net income in Q3 2023?";
+  const wanted = new Set(['orch-q3']);
+  const passage = { docId: 'orch-q3', body: '| Net income | $ 19,881 | $ 19,442 |' };
+
+  it('states the figure asked, printed in a cited passage of a document asked about', () => {
+    expect(answerStatesWhatWasAsked({ question: q, text: 'Orchard’s net income for the three months ended July 1, 2023 was $19,881 million [1].', cited: [passage], wantedDocIds: wanted })).toEqual({ ok: true, problems: [] });
+  });
+
+  it('well-cited sentences that state no figure are no answer to a figure question', () => {
+    const r = answerStatesWhatWasAsked({ question: q, text: 'For the period ended 2023-07-01: Net income is discussed in Part I, Item 2. [1]', cited: [{ docId: 'orch-q3', body: 'Net income is discussed in Part I, Item 2.' }], wantedDocIds: wanted });
+    expect(r.ok).toBe(false);
+    expect(r.problems).toContain('the answer states no figure');
+  });
+
+  it('one right citation among another company’s is not validated; nor a figure no cited passage prints', () => {
+    const mixed = answerStatesWhatWasAsked({ question: q, text: 'Net income was $19,881 million [1]. Net income was $3,000 million [2].', cited: [passage, { docId: 'other-co', body: 'Net income was $3,000 million.' }], wantedDocIds: wanted });
+    expect(mixed.problems).toContain('cites 1 document(s) the question is not about');
+    const invented = answerStatesWhatWasAsked({ question: q, text: 'Net income was $20,500 million [1].', cited: [passage], wantedDocIds: wanted });
+    expect(invented.problems).toContain('no figure of the answer is printed in a cited passage');
   });
 });

@@ -117,3 +117,15 @@ describe('rows a question means', () => {
     expect(bestCell(figureAsk('What was the gross margin?'), [{ table: margin, documentEnd: '2023-10-29', rank: 0 }])).toBeNull();
   });
 });
+
+describe('a row named by the question', () => {
+  it('the iPhone row of a note is the answer to a question about iPhone sales, not the statement’s total', () => {
+    const note: DocTable = { ...OPERATIONS, title: 'Net sales by category', rows: [row('iPhone', [cell('$ 39,669', 39669), cell('$ 40,665', 40665), cell('$ 156,778', 156778), cell('$ 162,863', 162863)], ['Net sales by category:']), OPERATIONS.rows[3]!] };
+    const ask = figureAsk("For the latest quarter, what was the total revenue generated from Apple's iPhone sales?", ['Apple Inc.', 'apple']);
+    const m = bestCell({ ...ask, period: { ...ask.period, endDate: '2023-07-01' } }, [
+      { table: OPERATIONS, documentEnd: '2023-07-01', rank: 0 },
+      { table: note, documentEnd: '2023-07-01', rank: 1 },
+    ]);
+    expect(m?.cell.text).toBe('$ 39,669');
+  });
+});

@@ -153,3 +153,21 @@ describe('the qualifier an answer leads with', () => {
     expect(shortQualifier('as of 2025-06-15')).toBe('as of 2025-06-15');
   });
 });
+
+describe('sentences that answer a question about figures', () => {
+  it('of two sentences alike, the one stating the amount is quoted', () => {
+    const chunk = { ...EN[0]!, body: 'Research and development spending changed in the quarter. Research and development spending changed by $645 million.' };
+    const ans = composeExtractiveAnswer({ query: 'How did research and development spending change?', chunks: [chunk], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toContain('$645 million');
+  });
+
+  it('a filing’s certifications weigh half: the same words in the discussion are quoted instead', () => {
+    const words = 'Research and development spending rose because of headcount.';
+    const chunks = [
+      { ...EN[0]!, chunkId: 'cert', sectionPath: 'Exhibit 31.1 > Certifications', body: words },
+      { ...EN[0]!, chunkId: 'prose', sectionPath: 'Item 2 > Operating Expenses', body: words.replace('rose', 'grew') },
+    ];
+    const ans = composeExtractiveAnswer({ query: 'Why did research and development spending rise?', chunks, asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.citations[0]?.chunkId).toBe('prose');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The web app on a 390 px phone screen: no page scrolls sideways, failures are red, a query key is
- * offered only what it may do, and a citation whose passage runs over two pages can be paged and
- * zoomed, with exactly the cited lines highlighted on each page.
+ * offered only what it may do, and a citation whose quote runs over two pages can be paged and
+ * zoomed, with exactly the quoted lines highlighted on each page.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,11 +33,16 @@ const PAGE_HEIGHT = 842;
 const REPEATED = 'Record every cleaning in the lens log with the date, the time and the weather.';
 /** Uncited lines above the section whose words all occur in the cited passage: a text match highlights them. */
 const ECHOES = ['Chamois cloth.', 'Distilled water.'];
+/** A sentence of the section printed over the page break: its first line ends page 1, its second starts page 2. */
+const STRADDLING = ['During the winter storms the lens is also wiped down after every gale warning,', 'even when this falls outside the usual Tuesday and Friday polishing rounds.'] as const;
+/** What that sentence answers: its quote runs over pages 1–2. */
+const STRADDLING_QUESTION = 'What is done to the beacon lens after every gale warning during the winter storms?';
 
 /**
  * A manual whose one section starts low on page 1 and runs on over page 2, so its chunk spans
- * pages 1–2. Above the section, a note repeats one of its lines and lists supplies it names, so
- * only positions tell the cited lines from the others. WinAnsi text only (standard fonts).
+ * pages 1–2, one of its sentences ({@link STRADDLING}) printed over the page break. Above the
+ * section, a note repeats one of its lines and lists supplies it names, so only positions tell the
+ * cited lines from the others. WinAnsi text only (standard fonts).
  */
 const MANUAL_PAGES: string[][] = (() => {
   const care = [
@@ -57,8 +62,7 @@ const MANUAL_PAGES: string[][] = (() => {
     'If a prism is chipped, report it to the district engineer within one week.',
   ];
   const more = [
-    'During the winter storms the lens is also wiped down after every gale warning,',
-    'even when this falls outside the usual Tuesday and Friday polishing rounds.',
+    STRADDLING[1],
     'Gloves of clean cotton must be worn whenever the prisms are touched by hand.',
     'The rotation clockwork is wound at dusk and checked again at midnight each night.',
     'Its weights fall the whole height of the tower in roughly four and a half hours.',
@@ -69,7 +73,7 @@ const MANUAL_PAGES: string[][] = (() => {
   const filler = Array.from({ length: 24 }, (_, i) => `General note ${i + 1}: the station routine is posted in the watch room.`);
   const note = ['From the station orders, repeated for new keepers:', REPEATED, 'Stores kept in the oil store:', ...ECHOES, 'Lamp oil.'];
   return [
-    ['Harrow Point Lighthouse Keeping Manual', '', ...filler, '', ...note, '', '1. Beacon Lens Care', '', ...care],
+    ['Harrow Point Lighthouse Keeping Manual', '', ...filler, '', ...note, '', '1. Beacon Lens Care', '', ...care, STRADDLING[0]],
     [...more, '', '2. Visitors', '', 'Visitors may climb the tower on Sunday afternoons with the keeper.'],
   ];
 })();
@@ -82,14 +86,35 @@ function spanningManual(): Promise<Uint8Array> {
 const baseline = (row: number) => TOP - row * PITCH;
 const oneLine = (s: string) => s.replace(/\s+/g, ' ');
 
+/** Where `text` (one printed line) sits in `body` from `from` on, spacing aside: `[start, end)`, or null. */
+function findLine(body: string, text: string, from: number): [number, number] | null {
+  const words = text.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(words.join('\\s+'), 'g');
+  re.lastIndex = from;
+  const m = re.exec(body);
+  return m ? [m.index, m.index + m[0].length] : null;
+}
+
 /**
- * The rows of `pageNumber` the cited chunk holds, from the layout and the chunk's text (not from
- * the lines the viewer is given): the lines from the section's heading on whose text is in the body.
+ * The rows of `pageNumber` the quote (`[from, to)` of the chunk's body) covers, from the layout and
+ * the chunk's text (not from the lines the viewer is given): the lines from the section's heading
+ * on, found in the body in reading order, whose text overlaps the quote. Without a quote, every
+ * line of the chunk on that page.
  */
-function citedRows(pageNumber: number, body: string): number[] {
-  const rows = MANUAL_PAGES[pageNumber - 1]!;
-  const from = pageNumber === 1 ? rows.indexOf('1. Beacon Lens Care') : 0;
-  return rows.flatMap((text, row) => (row >= from && text !== '' && oneLine(body).includes(text) ? [row] : []));
+function citedRows(pageNumber: number, body: string, quote?: { from: number; to: number }): number[] {
+  const rows: Array<{ page: number; row: number; at: [number, number] }> = [];
+  let cursor = 0;
+  MANUAL_PAGES.forEach((lines, p) => {
+    const start = p === 0 ? lines.indexOf('1. Beacon Lens Care') : 0;
+    lines.forEach((text, row) => {
+      if (row < start || text === '') return;
+      const at = findLine(body, text, cursor);
+      if (!at) return;
+      cursor = at[1];
+      rows.push({ page: p + 1, row, at });
+    });
+  });
+  return rows.filter((r) => r.page === pageNumber && (!quote || (r.at[0] < quote.to && r.at[1] > quote.from))).map((r) => r.row);
 }
 
 /** The viewer's highlight boxes as bands of the page, in PDF points from its bottom (whatever the zoom). */
@@ -108,11 +133,12 @@ function highlightBands(page: Page): Promise<Array<{ left: number; low: number; 
 }
 
 /**
- * The page shown is highlighted on exactly the cited rows: one box over each cited baseline, none
- * over any other line (the repeated line and the echoes above the section above all).
+ * The page shown is highlighted on exactly the quoted rows: one box over each quoted baseline,
+ * none over any other line (the chunk's unquoted lines, and the repeated line and the echoes above
+ * the section above all).
  */
-async function expectCitedLinesOnly(page: Page, pageNumber: number, body: string): Promise<void> {
-  const cited = citedRows(pageNumber, body);
+async function expectCitedLinesOnly(page: Page, pageNumber: number, body: string, quote: { from: number; to: number }): Promise<void> {
+  const cited = citedRows(pageNumber, body, quote);
   expect(cited.length, `cited lines on page ${pageNumber}`).toBeGreaterThan(0);
   const viewer = page.locator('[data-testid=pdf-page]');
   await expect.poll(() => viewer.getAttribute('data-highlights'), { timeout: 20_000 }).toBe(String(cited.length));
@@ -210,29 +236,42 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
     await page.screenshot({ path: path.join(SHOTS, 'phone-documents.png'), fullPage: true });
   }, 120_000);
 
-  it('ask: a citation over pages 1–2 opens on page 1, pages on to page 2 and back, zooms inside the viewer', async () => {
+  it('ask: a quote over pages 1–2 opens on page 1 with only its lines lit, pages on to page 2 and back, zooms inside the viewer', async () => {
     const { page } = admin;
     await page.goto(`${base}/#/ask`);
-    await page.fill('textarea[name=query]', 'How often is the beacon lens at Harrow Point polished?');
+    await page.fill('textarea[name=query]', STRADDLING_QUESTION);
     await page.click('.ask-form button[type=submit]');
     await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
     await expectNoSideScroll(page, 'the ask page with an answer');
+    // The answer quotes the sentence printed over the page break: its citation's pages are 1–2.
+    expect(oneLine((await page.textContent('[data-testid=answer-text]')) ?? '')).toContain(`${STRADDLING[0]} ${STRADDLING[1]}`);
     const chip = page.locator('[data-testid=citations] .chip', { hasText: 'pp. 1–2' }).first();
     expect(await chip.textContent()).toMatch(/Beacon Lens Care/);
     const linesAsked = page.waitForRequest((r) => /\/v1\/chunks\/[^/]+\/lines$/.test(new URL(r.url()).pathname));
     await chip.click();
+    // The viewer asks for the quoted lines only: the citation's quote, as from/to.
+    const asked = new URL((await linesAsked).url());
+    const chunkId = asked.pathname.split('/')[3]!;
+    const quote = { from: Number(asked.searchParams.get('from')), to: Number(asked.searchParams.get('to')) };
+    const runId = decodeURIComponent((await page.getAttribute('text=Trace of this run', 'href'))!.split('/').pop()!);
+    const run = (await (await fetch(`${base}/v1/runs/${encodeURIComponent(runId)}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+      answer: { citations: Array<{ chunkId: string; quote?: { start: number; end: number } }> };
+    };
+    expect(run.answer.citations.find((c) => c.chunkId === chunkId)?.quote).toEqual({ start: quote.from, end: quote.to });
     // The cited chunk's text, read apart from the viewer: what says which printed lines it holds.
-    const chunkId = new URL((await linesAsked).url()).pathname.split('/')[3]!;
     const { body } = (await (await fetch(`${base}/v1/chunks/${chunkId}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { body: string };
+    expect(oneLine(body.slice(quote.from, quote.to))).toContain(`${STRADDLING[0]} ${STRADDLING[1]}`);
     expect(oneLine(body)).toContain(REPEATED);
     // The note above the section is another chunk's: its copy of the line and its echoes are not cited.
     expect(body).not.toContain('From the station orders');
     // What made text matching highlight them: letters and digits alone, each echo is in the passage.
     const squash = (t: string) => t.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
     for (const echo of ECHOES) expect(squash(body)).toContain(squash(echo));
+    // The quote is less than the chunk: on page 2 at least, lines of the chunk stay unlit.
+    expect(citedRows(2, body, quote).length).toBeLessThan(citedRows(2, body).length);
 
     const viewer = page.locator('[data-testid=pdf-page]');
-    await expectCitedLinesOnly(page, 1, body);
+    await expectCitedLinesOnly(page, 1, body, quote);
     expect(await viewer.getAttribute('data-page')).toBe('1');
     expect(await page.textContent('[data-testid=page-label]')).toMatch(/page 1 \(pp\. 1–2\)/);
     expect(await page.isDisabled('button[aria-label="Previous page"]')).toBe(true);
@@ -240,8 +279,8 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
 
     await page.click('button[aria-label="Next page"]');
     await expect.poll(() => viewer.getAttribute('data-page')).toBe('2');
-    // The passage goes on at the top of page 2: highlighted there too, line by line.
-    await expectCitedLinesOnly(page, 2, body);
+    // The quote goes on at the top of page 2: highlighted there too, line by line.
+    await expectCitedLinesOnly(page, 2, body, quote);
     expect(await page.isDisabled('button[aria-label="Next page"]')).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'phone-citation.png') });
 
@@ -251,7 +290,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
     await page.click('button[aria-label="Zoom in"]');
     await expect.poll(() => viewer.getAttribute('data-zoom')).toBe('1.5');
     // The boxes are placed again for the new scale: still over the same lines.
-    await expectCitedLinesOnly(page, 2, body);
+    await expectCitedLinesOnly(page, 2, body, quote);
     expect(await widthAt()).toBeGreaterThan(fitted * 1.4);
     // Zoomed past the screen's width, the page scrolls inside the viewer, not the screen.
     await expectNoSideScroll(page, 'the zoomed citation viewer');
@@ -259,7 +298,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app on a 390 px phone: 
     await expect.poll(() => viewer.getAttribute('data-zoom')).toBe('1.25');
     await page.click('button[aria-label="Previous page"]');
     await expect.poll(() => viewer.getAttribute('data-page')).toBe('1');
-    await expectCitedLinesOnly(page, 1, body);
+    await expectCitedLinesOnly(page, 1, body, quote);
     await page.click('.viewer button.link');
   }, 60_000);
 

@@ -18,7 +18,8 @@ const ChunkParams = z.object({ id: z.string().uuid() });
  * What the web app reads besides the query routes: `GET /v1/documents` (every document's status
  * and whether a retry would run it),
  * `GET /v1/documents/:id/pdf` (the stored source, streamed), `GET /v1/chunks/:id` (a chunk's text,
- * to highlight a cited passage by when its lines are not known), `GET /v1/chunks/:id/lines` (where
+ * shown under an answer and matched to highlight a cited passage when its lines are not known, and
+ * its table as data when it holds one), `GET /v1/chunks/:id/lines` (where
  * its lines were printed: routes/chunk-lines.ts), `POST /v1/search`, and `GET /v1/queues` (job
  * counts per stage).
  */
@@ -53,11 +54,12 @@ export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, sea
     return { queues };
   });
 
-  app.get('/v1/chunks/:id', { config: { role: 'query' }, schema: { summary: 'A chunk: its text, section path and pages' } }, async (req) => {
+  app.get('/v1/chunks/:id', { config: { role: 'query' }, schema: { summary: 'A chunk: its text, section path and pages, and its table as data when it holds one' } }, async (req) => {
     const { id } = parseOr400(ChunkParams, req.params, 'params');
     const [c] = await search.store.fetchByIds([id]);
     if (!c) throw new HttpError(404, 'NOT_FOUND', `no chunk ${id}`);
-    return { chunkId: c.chunk_id, docId: c.doc_id, sectionPath: c.section_path, pages: { start: c.page_start, end: c.page_end }, body: c.body };
+    // The table as data: the web app draws a cited table from it (its body is the same table as Markdown).
+    return { chunkId: c.chunk_id, docId: c.doc_id, sectionPath: c.section_path, pages: { start: c.page_start, end: c.page_end }, body: c.body, ...(c.table ? { table: c.table } : {}) };
   });
   await chunkLineRoutes(app, search.store, deps.artifacts);
 

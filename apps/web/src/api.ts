@@ -96,6 +96,18 @@ export async function json<T>(path: string, body?: unknown, method = body === un
   return (await (await call(path, init)).json()) as T;
 }
 
+/** A rectangle on a page in PDF points: `[x, y, width, height]`, `y` the baseline (origin bottom-left). */
+export type PdfBox = [number, number, number, number];
+
+/** The table cell a figure was read from: its row (label path, "Net sales > Total net sales"), column header, text as printed. */
+export interface CitedCell {
+  row: string;
+  column: string;
+  text: string;
+  page: number;
+  box?: PdfBox;
+}
+
 export interface Citation {
   n: number;
   chunkId: string;
@@ -105,6 +117,49 @@ export interface Citation {
   pages: { start: number; end: number };
   validFrom: string | null;
   validTo: string | null;
+  /** The characters of the passage's body the answer quotes, `[start, end)`. */
+  quote?: { start: number; end: number };
+  /** The table cell a figure was read from. */
+  cell?: CitedCell;
+}
+
+/** One cell of a table as printed, with its number (null for a dash, blank or words). */
+export interface TableCell {
+  text: string;
+  value: number | null;
+  page: number;
+  box?: PdfBox;
+}
+
+/** One row of a table: its label, indentation depth, the group labels above it (outermost first), one cell per column. */
+export interface TableRow {
+  label: string;
+  level: number;
+  parents: string[];
+  cells: (TableCell | null)[];
+  line: number;
+  page: number;
+}
+
+/** A table read as data (shared/domain/table.ts `DocTable`, as `GET /v1/chunks/:id` gives it). */
+export interface DocTable {
+  title: string;
+  columns: string[];
+  rows: TableRow[];
+  unit: string | null;
+  scale: string | null;
+  pageStart: number;
+  pageEnd: number;
+}
+
+/** A chunk as `GET /v1/chunks/:id` gives it: its text and, when it holds one, its table. */
+export interface ChunkRecord {
+  chunkId: string;
+  docId: string;
+  sectionPath: string;
+  pages: { start: number; end: number };
+  body: string;
+  table?: DocTable;
 }
 
 export interface Answer {

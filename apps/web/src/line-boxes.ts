@@ -63,3 +63,29 @@ export function lineBoxes(lines: readonly PrintedLine[], page: number, viewport:
       return { left: Math.min(x1, x2), top: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1) };
     });
 }
+
+/** What the viewer highlights for a citation, and from what. */
+export type CitedHighlight =
+  /** The table cell a figure was read from: its box as printed (known with the citation, no request). */
+  | { by: 'cell'; lines: PrintedLine[] }
+  /** The lines the gateway says the quote (or, without one, the whole chunk) was printed on. */
+  | { by: 'lines'; path: string };
+
+/**
+ * Where a citation's highlight comes from: a cited cell with a box is highlighted by that box (a
+ * figure is one cell, not the table's lines); otherwise the quoted lines (`quote` is `[start, end)`
+ * of the body, the lines endpoint's `from`/`to`), or every line of the chunk when nothing is quoted.
+ */
+export function citedHighlight(citation: {
+  chunkId: string;
+  quote?: { start: number; end: number };
+  cell?: { page: number; box?: readonly [number, number, number, number] };
+}): CitedHighlight {
+  const { cell, quote } = citation;
+  if (cell?.box) {
+    // The box is [x, baseline y, width, font size]: the same measure as a printed line's.
+    const [x, y, width, height] = cell.box;
+    return { by: 'cell', lines: [{ page: cell.page, x, y, width, height }] };
+  }
+  return { by: 'lines', path: linesPath(citation.chunkId, quote ? { from: quote.start, to: quote.end } : undefined) };
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type * as Pdfjs from 'pdfjs-dist';
 import { call, json, type Citation } from './api.ts';
-import { lineBoxes, linesPath, UNKNOWN_LINES, type Box, type ChunkLines } from './line-boxes.ts';
+import { citedHighlight, lineBoxes, UNKNOWN_LINES, type Box, type ChunkLines } from './line-boxes.ts';
 import { citedRange, pagesLabel, stepZoom, turnPage, ZOOM_STEPS } from './viewer-controls.ts';
 
 /** pdf.js as the gateway serves it (pdfjs-dist's own build, loaded once, on first use). */
@@ -44,23 +44,30 @@ function passageBoxes(lib: typeof Pdfjs, items: unknown[], viewport: Pdfjs.PageV
 interface Loaded {
   lib: typeof Pdfjs;
   doc: Pdfjs.PDFDocumentProxy;
-  /** Where the passage's lines were printed; when not `exact`, `passage` is matched instead. */
+  /** Where the passage's lines (or the cited cell) were printed; when not `exact`, `passage` is matched instead. */
   printed: ChunkLines;
-  /** The chunk's text (read only when its lines are not known). */
+  /** What `printed` holds: the cited cell's box, or the quoted (or all the) lines of the chunk. */
+  by: 'cell' | 'lines';
+  /** The chunk's text, its quote's alone when it has one (read only when its lines are not known). */
   passage: string;
   range: { first: number; last: number };
 }
 
 /**
- * Where the cited chunk was printed, or its text when that is not known. The citation carries no
- * quoted range (yet), so the whole chunk is asked for; a failed lines request (an older gateway)
- * falls back to the text, as does a failed text request to no highlight at all.
+ * Where the cited cell or passage was printed, or the chunk's text when that is not known: a cited
+ * cell's box comes with the citation; otherwise the lines of the quote (the whole chunk's when
+ * nothing is quoted) are asked for. A failed lines request (an older gateway) falls back to the
+ * text, as does a failed text request to no highlight at all.
  */
-async function readPassage(chunkId: string): Promise<{ printed: ChunkLines; passage: string }> {
-  const printed = await json<ChunkLines>(linesPath(chunkId)).catch(() => UNKNOWN_LINES);
-  if (printed.exact) return { printed, passage: '' };
-  const chunk = await json<{ body: string }>(`/v1/chunks/${encodeURIComponent(chunkId)}`).catch(() => ({ body: '' }));
-  return { printed, passage: chunk.body };
+async function readPassage(citation: Citation): Promise<{ printed: ChunkLines; by: 'cell' | 'lines'; passage: string }> {
+  const wanted = citedHighlight(citation);
+  if (wanted.by === 'cell') return { printed: { lines: wanted.lines, exact: true }, by: 'cell', passage: '' };
+  const printed = await json<ChunkLines>(wanted.path).catch(() => UNKNOWN_LINES);
+  if (printed.exact) return { printed, by: 'lines', passage: '' };
+  const chunk = await json<{ body: string }>(`/v1/chunks/${encodeURIComponent(citation.chunkId)}`).catch(() => ({ body: '' }));
+  // Matched by text, a quote is matched alone: the rest of the chunk is not what the answer cites.
+  const { quote } = citation;
+  return { printed, by: 'lines', passage: quote ? chunk.body.slice(quote.start, quote.end) : chunk.body };
 }
 
 /** What the canvas shows now: the page and zoom it was drawn for, its size and highlights. */
@@ -70,18 +77,19 @@ interface Drawn {
   width: number;
   height: number;
   boxes: Box[];
-  /** Whether the boxes are the passage's printed lines (else runs matched by text). */
-  exact: boolean;
+  /** What the boxes are: the cited cell's, the passage's printed lines, or runs matched by text. */
+  by: 'cell' | 'lines' | 'text';
 }
 
 /** Widest a page is drawn at zoom 1, in CSS pixels. */
 const MAX_FIT_WIDTH = 900;
 
 /**
- * The cited pages of the document's PDF, with the cited passage's printed lines highlighted (by
- * the positions extraction found them at; by matching text when those are unknown): previous / next
- * through a citation that spans several pages, zoom in / out (a zoomed page scrolls inside the
- * viewer, never the whole page).
+ * The cited pages of the document's PDF, with what the answer cites highlighted: the table cell a
+ * figure was read from, else the quoted lines of the passage (all its lines when nothing is
+ * quoted), by the positions extraction found them at (by matching text when those are unknown):
+ * previous / next through a citation that spans several pages, zoom in / out (a zoomed page
+ * scrolls inside the viewer, never the whole page).
  */
 export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: () => void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -100,20 +108,21 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
     setDrawn(null);
     (async () => {
       const lib = await pdfjs();
-      const [bytes, { printed, passage }] = await Promise.all([
+      const [bytes, { printed, by, passage }] = await Promise.all([
         call(`/v1/documents/${encodeURIComponent(citation.docId)}/pdf`).then((r) => r.arrayBuffer()),
-        readPassage(citation.chunkId),
+        readPassage(citation),
       ]);
       const doc = await lib.getDocument({ data: new Uint8Array(bytes), cMapUrl: '/vendor/pdfjs/cmaps/', cMapPacked: true, standardFontDataUrl: '/vendor/pdfjs/standard_fonts/' }).promise;
       if (cancelled) return;
       const range = citedRange(citation.pages, doc.numPages);
       setPage(range.first);
-      setLoaded({ lib, doc, printed, passage, range });
+      setLoaded({ lib, doc, printed, by, passage, range });
     })().catch((err: unknown) => !cancelled && setError(String(err instanceof Error ? err.message : err)));
     return () => {
       cancelled = true;
     };
-  }, [citation.chunkId]);
+    // A citation of the same chunk may quote other lines or cite another cell: read again then too.
+  }, [citation.chunkId, citation.quote?.start, citation.quote?.end, citation.cell?.box?.join(',')]);
 
   useEffect(() => {
     if (!loaded) return;
@@ -138,7 +147,7 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
       // Boxes come from this render's viewport, so they follow the zoom and the page shown.
       const boxes = exact ? lineBoxes(loaded.printed.lines, page, viewport) : passageBoxes(loaded.lib, (await pdfPage.getTextContent()).items, viewport, loaded.passage);
       if (cancelled) return;
-      setDrawn({ page, zoom, width: viewport.width, height: viewport.height, boxes, exact });
+      setDrawn({ page, zoom, width: viewport.width, height: viewport.height, boxes, by: exact ? loaded.by : 'text' });
     };
     const run = rendering.current.then(draw);
     rendering.current = run.catch(() => undefined);
@@ -198,7 +207,7 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
             data-page={drawn?.page ?? ''}
             data-zoom={drawn?.zoom ?? ''}
             data-highlights={current ? String(drawn.boxes.length) : ''}
-            data-highlights-by={current ? (drawn.exact ? 'lines' : 'text') : ''}
+            data-highlights-by={current ? drawn.by : ''}
             style={drawn ? { width: `${drawn.width}px`, height: `${drawn.height}px` } : undefined}
           >
             <canvas ref={canvas} />

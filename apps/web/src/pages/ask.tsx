@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
-import { ApiError, ask, json, type Answer, type Citation, type Role } from '../api.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, ask, json, type Answer, type ChunkRecord, type Citation, type Role } from '../api.ts';
+import { PassageBody } from '../passages.tsx';
 import { pagesLabel } from '../viewer-controls.ts';
 import { PdfViewer } from '../viewer.tsx';
 
@@ -16,7 +17,11 @@ export function validity(c: Pick<Citation, 'validFrom' | 'validTo'>): string {
   return '';
 }
 
-/** Ask a question: the streamed answer, its citations (opening the cited pages), feedback, and (admin) its trace. */
+/**
+ * Ask a question: the streamed answer first, then its cited passages (a table drawn as a table,
+ * the cited cell marked; prose with the quoted words marked), each opening its cited page, then
+ * feedback and (admin) its trace; the run's steps below, as they come.
+ */
 export function AskPage({ role }: { role: Role | null }) {
   const [query, setQuery] = useState('');
   const [asOf, setAsOf] = useState('');
@@ -29,6 +34,20 @@ export function AskPage({ role }: { role: Role | null }) {
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<Citation | null>(null);
   const [feedback, setFeedback] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
+  // The cited chunks' text (and tables), by chunk id: read once each, as citations arrive.
+  const [chunks, setChunks] = useState<Record<string, ChunkRecord>>({});
+  const asked = useRef(new Set<string>());
+
+  useEffect(() => {
+    for (const c of citations) {
+      if (asked.current.has(c.chunkId)) continue;
+      asked.current.add(c.chunkId);
+      // A passage that cannot be read shows its chip alone: the answer does not depend on it.
+      json<ChunkRecord>(`/v1/chunks/${encodeURIComponent(c.chunkId)}`)
+        .then((chunk) => setChunks((m) => ({ ...m, [c.chunkId]: chunk })))
+        .catch(() => undefined);
+    }
+  }, [citations]);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -40,6 +59,9 @@ export function AskPage({ role }: { role: Role | null }) {
     setAnswer(null);
     setError(null);
     setFeedback(null);
+    // Each question reads its passages afresh (a re-ingested document may have changed them).
+    asked.current = new Set();
+    setChunks({});
     try {
       await ask({ query, ...(asOf ? { asOf } : {}) }, (ev) => {
         if (ev.event === 'run') setRunId(ev.data.runId);
@@ -84,30 +106,25 @@ export function AskPage({ role }: { role: Role | null }) {
           </button>
         </div>
       </form>
-      {steps.length > 0 && (
-        <ol class="steps" data-testid="steps">
-          {steps.map((s, i) => (
-            <li key={i}>
-              {s.node} <small>{Math.round(s.ms)} ms</small>
-            </li>
-          ))}
-        </ol>
-      )}
       {error && <p class="error" role="alert">{error}</p>}
       {(text || answer) && (
         <article class="card answer" data-testid="answer" data-done={answer ? 'true' : 'false'}>
-          <p class="answer-text">{text}</p>
+          {/* The answer first: the sentence a reader came for, then where it comes from. */}
+          <p class="answer-text" data-testid="answer-text">
+            {text}
+          </p>
           {answer && !answer.validated && <p class="muted">Not validated: {answer.verdict}</p>}
           {citations.length > 0 && (
-            <ul class="chips" data-testid="citations">
+            <ol class="passages" data-testid="citations" aria-label="Cited passages">
               {citations.map((c) => (
-                <li key={c.chunkId}>
+                <li class="passage" key={c.n} data-chunk-id={c.chunkId}>
                   <button class="chip" onClick={() => setOpen(c)} title="Open the page">
                     <b>[{c.n}] {c.title}</b> <span>{c.sectionPath}</span> <span>{pagesLabel(c.pages)}</span> {validity(c) && <span class="muted">{validity(c)}</span>}
                   </button>
+                  <PassageBody citation={c} chunk={chunks[c.chunkId]} />
                 </li>
               ))}
-            </ul>
+            </ol>
           )}
           {answer && (
             <div class="row feedback">
@@ -122,6 +139,16 @@ export function AskPage({ role }: { role: Role | null }) {
             </p>
           )}
         </article>
+      )}
+      {/* The run's steps: progress while it runs, below the answer once there is one. */}
+      {steps.length > 0 && (
+        <ol class="steps" data-testid="steps">
+          {steps.map((s, i) => (
+            <li key={i}>
+              {s.node} <small>{Math.round(s.ms)} ms</small>
+            </li>
+          ))}
+        </ol>
       )}
       {open && <PdfViewer citation={open} onClose={() => setOpen(null)} />}
     </section>

@@ -151,6 +151,11 @@ interface Candidate {
   end: number;
 }
 
+/** A heading or title line rather than a sentence: a few words, no sentence-ending mark. */
+function isHeadingFragment(text: string): boolean {
+  return !/[.!?。:;)]\s*$|다\.?$/u.test(text) && text.split(/\s+/u).length <= 8;
+}
+
 /** Words of a text: whitespace-separated tokens with a letter or digit, citation markers (`[1]`) not counted. */
 export function wordCount(text: string): number {
   return text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w) && !/^\[\d+\][.,;:]?$/u.test(w)).length;
@@ -202,15 +207,20 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     // A table is read by row and column (see shared/figures), never quoted as run-on rows.
     if (chunk.table) return;
     let cursor = 0;
-    splitSentences(chunk.body).forEach((text, position) => {
-      const at = chunk.body.indexOf(text, cursor);
-      const start = at >= 0 ? at : cursor;
-      const end = at >= 0 ? at + text.length : cursor;
-      cursor = end;
-      const t = clip(text);
-      // A passage's cues may sit in one sentence only; that sentence alone would be enough.
-      if (t.length >= 2 && !detectInstructionLike(t).flagged) candidates.push({ chunk: c, position, text: t, start, end });
-    });
+    let position = 0;
+    // Line by line first: a heading printed on its own line (a merged chunk's section titles, a
+    // document's title) is not the start of the sentence below it, and is no answer by itself.
+    for (const line of chunk.body.split('\n')) {
+      for (const text of splitSentences(line)) {
+        const at = chunk.body.indexOf(text, cursor);
+        const start = at >= 0 ? at : cursor;
+        const end = at >= 0 ? at + text.length : cursor;
+        cursor = end;
+        const t = clip(text);
+        // A passage's cues may sit in one sentence only; that sentence alone would be enough.
+        if (t.length >= 2 && !isHeadingFragment(t) && !detectInstructionLike(t).flagged) candidates.push({ chunk: c, position: position++, text: t, start, end });
+      }
+    }
   });
   const scores = lexicalScores(analyseQuery(question), candidates.map((c) => c.text));
   // A question about amounts, changes or a period's results is answered by sentences that state them.

@@ -171,3 +171,11 @@ describe('sentences that answer a question about figures', () => {
     expect(ans.citations[0]?.chunkId).toBe('prose');
   });
 });
+
+describe('headings are not sentences', () => {
+  it('a section title on its own line is neither glued to the sentence below nor quoted alone', () => {
+    const chunk = { ...EN[0]!, body: 'Parental Leave Policy\n5.1 Paid parental leave\nEligible employees receive sixteen weeks of paid parental leave.' };
+    const ans = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk], asOf: null, today: '2025-06-15' });
+    expect(ans.text).toBe('As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1]');
+  });
+});

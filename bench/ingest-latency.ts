@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../shared/config/config.ts';
 import { WORKER_PROCESS_ENV } from '../k8s/spec.ts';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
-import { createPorts } from '../workers/runtime/ports.ts';
+import { createPorts } from '../workers/compose.ts';
 import { groupResidentMb, latencyP50P95, parseChildren, residentMb, sumHwmMb, type ResidentMb } from './ingest-stats.ts';
 import { buildDist, COMPILED_BIN, filledCompileCache } from './build-dist.ts';
 import { registerFiles } from './register-files.ts';

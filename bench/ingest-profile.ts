@@ -5,11 +5,13 @@ import { loadConfig } from '../shared/config/config.ts';
 import { CHUNKS_TABLE, DOCUMENTS_TABLE } from '../shared/store/lancedb/schema.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
-import { createPorts } from '../workers/runtime/ports.ts';
+import { createPorts } from '../workers/compose.ts';
 import { startWorkers } from '../workers/runtime/start-workers.ts';
 import { aggregateBreakdown, commandsPerDoc, redisCpuSeconds, type BreakdownRow, type OpSample } from './ingest-stats.ts';
 import { timePorts } from './port-timing.ts';
 import { awaitSettled } from './await-settled.ts';
+import type { CpuParts } from './ingest-stats.ts';
+import { cpuPartsSince, treeCpuPartsMs } from './process-cpu.ts';
 import { registerFiles } from './register-files.ts';
 
 export interface CostProfile {
@@ -34,6 +36,12 @@ export interface CostProfile {
    * extraction children are not counted.
    */
   cpuMsPerDoc: { workers: number; redis: number };
+  /**
+   * CPU per page of the whole tree, by part: this process's main thread (handlers, BullMQ,
+   * ioredis, artifacts), its other threads (LanceDB, libuv's file I/O, V8's helpers), the
+   * extraction children and Redis. Null without /proc.
+   */
+  cpuMsPerPageByPart: CpuParts | null;
 }
 
 /** Table versions of the LanceDB store in `dir`, per table (each commit adds one). */
@@ -77,6 +85,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const before = await ports.redis.info('commandstats');
       const redisCpu0 = redisCpuSeconds(await ports.redis.info('cpu'));
       const cpu0 = process.cpuUsage();
+      const parts0 = treeCpuPartsMs();
       const t0 = performance.now();
       const docIds = (await registerFiles({ ...timed, prefix: config.prefix }, files)).map((r) => r.docId);
       // The harness polls statuses (one HGETALL each, in registration order), counted so the
@@ -85,6 +94,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const wallMs = performance.now() - t0;
       await waitForDrained(ports.queues, 60_000, 10);
       const cpu = process.cpuUsage(cpu0);
+      const parts = cpuPartsSince(parts0, treeCpuPartsMs());
       const redisCpu = redisCpuSeconds(await ports.redis.info('cpu')) - redisCpu0;
       const after = await ports.redis.info('commandstats');
       const harness = new Map([['hgetall', reads]]);
@@ -93,15 +103,18 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const stageMs: Record<string, number> = {};
       for (const s of statuses) for (const [stage, ms] of Object.entries(s.timings)) stageMs[stage] = (stageMs[stage] ?? 0) + ms;
       const n = docIds.length;
+      const pages = statuses.reduce((p, s) => p + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0);
+      const perPage = (ms: number) => (pages > 0 ? Math.round((ms / pages) * 10) / 10 : 0);
       const versions = await tableVersions(config.lancedbDir, [CHUNKS_TABLE, DOCUMENTS_TABLE]);
       return {
         docs: n,
-        pages: statuses.reduce((p, s) => p + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
+        pages,
         wallMsPerDoc: Math.round((wallMs / n) * 10) / 10,
         stageMsPerDoc: Object.fromEntries(Object.entries(stageMs).map(([k, v]) => [k, Math.round((v / n) * 10) / 10])),
         ops: aggregateBreakdown(samples, n),
         redisCommandsPerDoc: commandsPerDoc(before, after, n, harness),
         cpuMsPerDoc: { workers: Math.round((cpu.user + cpu.system) / 1000 / n), redis: Math.round((redisCpu * 1000) / n) },
+        cpuMsPerPageByPart: parts && { mainThread: perPage(parts.mainThread), otherThreads: perPage(parts.otherThreads), children: perPage(parts.children), redis: perPage(parts.redis) },
         storeCommitsPerDoc: Object.fromEntries(Object.entries(versions).map(([t, v]) => [t, Math.round((v / n) * 100) / 100])),
       };
     } finally {

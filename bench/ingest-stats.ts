@@ -137,6 +137,45 @@ export function cpuTicksOfStat(stat: string): number {
   return [14, 15, 16, 17].reduce((n, f) => n + Number(fields[f - 3] ?? 0), 0);
 }
 
+/** CPU ticks of a process tree, by the part of the pipeline that spent them. */
+export interface CpuParts {
+  /** The root process's main thread: the stage handlers, BullMQ, ioredis, the artifact store. */
+  mainThread: number;
+  /** The root process's other threads: LanceDB's runtime and pools, libuv's file I/O, V8's helpers. */
+  otherThreads: number;
+  /** Every other process below the root but Redis (the extraction children, live and reaped). */
+  children: number;
+  /** Redis servers below the root. */
+  redis: number;
+}
+
+/**
+ * Splits a process tree's CPU (ticks) into {@link CpuParts}, from the texts of `/proc/<root>/stat`,
+ * `/proc/<root>/task/<root>/stat` (its main thread) and each descendant's `/proc/<pid>/stat`.
+ * A reaped child's time is in its parent's cutime/cstime: the root's counts as children (the
+ * extraction children it recycled), a descendant's as that descendant's. A descendant is Redis
+ * when its command name says so.
+ */
+export function cpuPartsOfStats(rootStat: string, mainTaskStat: string, descendants: readonly string[]): CpuParts {
+  const fields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = (stat: string, from: number, to: number) => {
+    const f = fields(stat);
+    let n = 0;
+    for (let i = from; i <= to; i += 1) n += Number(f[i - 3] ?? 0);
+    return n;
+  };
+  const own = ticks(rootStat, 14, 15);
+  const main = ticks(mainTaskStat, 14, 15);
+  let children = ticks(rootStat, 16, 17);
+  let redis = 0;
+  for (const stat of descendants) {
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (/redis/i.test(comm)) redis += cpuTicksOfStat(stat);
+    else children += cpuTicksOfStat(stat);
+  }
+  return { mainThread: main, otherThreads: Math.max(0, own - main), children, redis };
+}
+
 /** What a run cost per page: CPU ms per page for Quarry and for unpdf alone, their ratio, and pages per CPU-second. */
 export interface PageCost {
   quarryCpuMsPerPage: number;

@@ -9,13 +9,14 @@ import { waitForDrained } from '../apps/cli/wait.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
-import { createPorts, type Ports } from '../workers/runtime/ports.ts';
+import { createPorts } from '../workers/compose.ts';
+import type { Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
 import { UPSERT_CONCURRENCY_FACTOR } from '../workers/upsert/upsert.worker.ts';
 import { dropToSearchable, peakRssByStage } from './ingest-latency.ts';
 import { awaitSettled } from './await-settled.ts';
-import { pageCost } from './ingest-stats.ts';
-import { treeCpuMs } from './process-cpu.ts';
+import { pageCost, type CpuParts } from './ingest-stats.ts';
+import { cpuPartsSince, treeCpuMs, treeCpuPartsMs } from './process-cpu.ts';
 import { registerFiles } from './register-files.ts';
 
 export interface CorpusFigures {
@@ -44,6 +45,8 @@ export interface CorpusFigures {
   cpuMsPerPage: { quarry: number; unpdf: number } | null;
   cpuRatio: number | null;
   pagesPerSecPerCore: number | null;
+  /** `cpuMsPerPage.quarry` by part: the main thread, its other threads (LanceDB, file I/O), the extraction children, Redis. */
+  cpuMsPerPageByPart: CpuParts | null;
 }
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -127,12 +130,13 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
 }
 
 /** One `quarry dev` process: every worker, documents registered and carried through the queues. */
-async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number; cpuMs: number | null }> {
+async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number; cpuMs: number | null; parts: CpuParts | null }> {
   const config = benchConfig(root, redisUrl, `queued-${Date.now()}`);
   const service = await startService(config, { workers: Object.values(INGEST_WORKERS), watch: false });
   try {
     // The whole tree: stage workers here, their extraction children, the private redis-server.
     const cpu0 = treeCpuMs();
+    const parts0 = treeCpuPartsMs();
     const t0 = performance.now();
     const docs = await register(service.ports, config, files);
     // Polled in registration order, one status read a tick: listing every document every 25 ms
@@ -141,7 +145,9 @@ async function queued(root: string, redisUrl: string, files: readonly string[]):
     await waitForDrained(service.ports.queues, 60_000, 10);
     const ms = performance.now() - t0;
     const cpu1 = treeCpuMs();
+    const parts = cpuPartsSince(parts0, treeCpuPartsMs());
     return {
+      parts,
       cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
       pages: done.reduce((n, s) => n + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0),
       chunks: done.reduce((n, s) => n + (s.chunkCount ?? 0), 0),
@@ -153,6 +159,10 @@ async function queued(root: string, redisUrl: string, files: readonly string[]):
 }
 
 const perSec = (n: number, ms: number) => Math.round((n / (ms / 1000)) * 10) / 10;
+const perPart = (p: CpuParts, pages: number): CpuParts => {
+  const r = (ms: number) => Math.round((ms / pages) * 10) / 10;
+  return { mainThread: r(p.mainThread), otherThreads: r(p.otherThreads), children: r(p.children), redis: r(p.redis) };
+};
 
 /** Runs the measurements on one set of files; `rss: false` skips the per-stage processes. */
 export async function benchCorpus(files: readonly string[], opts: { rss?: boolean } = {}): Promise<CorpusFigures> {
@@ -183,6 +193,7 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       cpuMsPerPage: cost ? { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage } : null,
       cpuRatio: cost?.cpuRatio ?? null,
       pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,
+      cpuMsPerPageByPart: q.parts && q.pages > 0 ? perPart(q.parts, q.pages) : null,
     };
   } finally {
     await redis.stop();

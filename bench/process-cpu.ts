@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { cpuTicksOfStat } from './ingest-stats.ts';
+import { cpuPartsOfStats, cpuTicksOfStat, type CpuParts } from './ingest-stats.ts';
 
 /** Clock ticks per second (`getconf CLK_TCK`; 100 on Linux when it cannot be asked). */
 const TICKS_PER_SEC = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
@@ -49,4 +49,39 @@ export function treeCpuMs(root: number = process.pid): number | null {
     if (stat) ticks += cpuTicksOfStat(stat);
   }
   return (ticks / TICKS_PER_SEC) * 1000;
+}
+
+/**
+ * CPU ms used so far by `root`'s tree, by part ({@link CpuParts}: the root's main thread, its other
+ * threads, its other descendants — the extraction children — and Redis). Sampled before and after a
+ * run, the difference says where the run's CPU went. Null where /proc is missing.
+ */
+export function treeCpuPartsMs(root: number = process.pid): CpuParts | null {
+  if (process.platform !== 'linux') return null;
+  const rootStat = readStat(root);
+  let mainStat: string | null = null;
+  try {
+    mainStat = readFileSync(`/proc/${root}/task/${root}/stat`, 'utf8');
+  } catch {
+    mainStat = null;
+  }
+  if (!rootStat || !mainStat) return null;
+  const descendants = tree(root)
+    .slice(1)
+    .map(readStat)
+    .filter((s): s is string => s !== null);
+  const parts = cpuPartsOfStats(rootStat, mainStat, descendants);
+  const ms = (t: number) => (t / TICKS_PER_SEC) * 1000;
+  return { mainThread: ms(parts.mainThread), otherThreads: ms(parts.otherThreads), children: ms(parts.children), redis: ms(parts.redis) };
+}
+
+/** `after − before`, part by part (null when either is). */
+export function cpuPartsSince(before: CpuParts | null, after: CpuParts | null): CpuParts | null {
+  if (!before || !after) return null;
+  return {
+    mainThread: after.mainThread - before.mainThread,
+    otherThreads: after.otherThreads - before.otherThreads,
+    children: after.children - before.children,
+    redis: after.redis - before.redis,
+  };
 }

@@ -55,6 +55,11 @@ function printProfile(p: CostProfile): void {
   console.log(`stage handlers, ms per document: ${Object.entries(p.stageMsPerDoc).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`store commits (table versions) per document: ${Object.entries(p.storeCommitsPerDoc).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`CPU per document: ${p.cpuMsPerDoc.workers} ms this process (workers, LanceDB threads), ${p.cpuMsPerDoc.redis} ms Redis`);
+  const b = p.cpuMsPerPageByPart;
+  if (b) {
+    const all = Math.round((b.mainThread + b.otherThreads + b.children + b.redis) * 10) / 10;
+    console.log(`CPU per page: ${all} ms — main thread ${b.mainThread}, other threads (LanceDB, file I/O) ${b.otherThreads}, extraction children ${b.children}, Redis ${b.redis}`);
+  }
   console.log('\nport call                       calls/doc   ms/doc');
   for (const r of p.ops) console.log(`  ${r.op.padEnd(30)} ${String(r.callsPerDoc).padStart(8)} ${String(r.msPerDoc).padStart(8)}`);
   console.log('\nredis commands per document');
@@ -86,6 +91,8 @@ function print(result: Record<string, unknown>): void {
     if (c.peer) console.log(`  LangChain.js peer        ${c.peer.pagesPerSec} pages/s, ${c.peer.chunks} chunks`);
     if (c.cpuMsPerPage) {
       console.log(`  CPU per page             Quarry ${c.cpuMsPerPage.quarry} ms, unpdf alone ${c.cpuMsPerPage.unpdf} ms: ratio ${c.cpuRatio} (${c.pagesPerSecPerCore} pages per CPU-second)`);
+      const b = c.cpuMsPerPageByPart;
+      if (b) console.log(`    by part                main thread ${b.mainThread}, other threads ${b.otherThreads}, extraction children ${b.children}, Redis ${b.redis} ms`);
     }
     console.log(`  drop-to-searchable       p50 ${c.dropToSearchableP50Ms ?? '–'} ms, p95 ${c.dropToSearchableP95Ms ?? '–'} ms`);
     if (c.peakRssMbByStage) {

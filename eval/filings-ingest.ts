@@ -9,7 +9,8 @@ import { loadConfig } from '../shared/config/config.ts';
 import { ExtractedDocument } from '../shared/domain/extracted.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { FACET_WORKERS, INGEST_WORKERS } from '../workers/index.ts';
-import { createPorts, type Ports } from '../workers/runtime/ports.ts';
+import { createPorts } from '../workers/compose.ts';
+import type { Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
 
 /** The ingest stages a file passes before its upsert, in order. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocId } from '../shared/domain/ids.ts';
-import { defineIngestQueue, defineQueue } from './define-queue.ts';
+import { defineIngestQueue, defineQueue, ingestStageName } from './define-queue.ts';
 
 // Defined from the last stage back, so each can name the one after it.
 
@@ -60,7 +60,7 @@ export const STAGE_NAMES = ['extract', 'sectionize', 'chunk', 'enrich', 'embed',
 export type StageName = (typeof STAGE_NAMES)[number];
 
 export function stageOfQueue(queueName: string): StageName {
-  const stage = queueName.replace(/^ingest-/, '');
+  const stage = ingestStageName(queueName);
   if (!(STAGE_NAMES as readonly string[]).includes(stage)) throw new TypeError(`not an ingest queue: ${queueName}`);
   return stage as StageName;
 }

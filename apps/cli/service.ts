@@ -1,7 +1,8 @@
 import type { Config } from '../../shared/config/config.ts';
 import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
 import { startHealthServer } from '../../workers/runtime/health.ts';
-import { createPorts, type Ports } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
+import type { Ports } from '../../workers/runtime/ports.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import type { Reconciler } from '../../workers/runtime/reconciler.ts';

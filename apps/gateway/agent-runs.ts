@@ -2,13 +2,14 @@ import type { Job, Queue, QueueEvents } from 'bullmq';
 import { z } from 'zod';
 import { agentRunQueue, type AgentRunPayload } from '../../queues/agent.queues.ts';
 import { AgentAnswer } from '../../shared/agent/answer.ts';
+import { decodeFailure, ERROR_CODES } from '../../shared/errors.ts';
 
 /** A run as a client sees it: its state and, once done, its answer or its error. */
 export const RunView = z.object({
   runId: z.string(),
   state: z.enum(['queued', 'running', 'completed', 'failed']),
   answer: AgentAnswer.optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
 });
 export type RunView = z.infer<typeof RunView>;
 
@@ -33,12 +34,8 @@ export async function viewRun(queue: Queue, runId: string): Promise<RunView | nu
   if (!job) return null;
   const state = await job.getState();
   if (state === 'completed') return { runId, state, answer: AgentAnswer.parse(job.returnvalue) };
-  if (state === 'failed') {
-    // The runtime fails permanent errors as "CODE: message"; anything else is internal.
-    const reason = job.failedReason || 'failed';
-    const m = /^([A-Z][A-Z0-9_]+): ([\s\S]*)$/.exec(reason);
-    return { runId, state, error: m ? { code: m[1]!, message: m[2]! } : { code: 'INTERNAL', message: reason } };
-  }
+  // The runtime fails every job with an encoded failure (shared/errors.ts): read back with the same codec.
+  if (state === 'failed') return { runId, state, error: decodeFailure(job.failedReason) };
   return { runId, state: state === 'active' ? 'running' : 'queued' };
 }
 

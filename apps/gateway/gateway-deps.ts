@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRunContextStore } from '../../shared/agent/run-context.ts';
 import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
-import { createRedis } from '../../workers/runtime/ports.ts';
+import { createRedis } from '../../queues/redis-connection.ts';
 import { DIR_KEY_PREFIX, deleteSource } from '../watcher/local-watcher.ts';
 import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { classifyS3Error, createS3Client } from '../../shared/s3/s3.ts';

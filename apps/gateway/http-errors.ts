@@ -1,29 +1,47 @@
-import { describeError } from '../../shared/errors.ts';
+import { describeError, type ErrorCode } from '../../shared/errors.ts';
 import { isRedisUnavailable } from './request-redis.ts';
 
-/** Quarry error codes → HTTP status, in one table (docs/architecture.md §6). Unlisted codes are 500. */
-export const HTTP_STATUS: Readonly<Record<string, number>> = {
+/**
+ * The HTTP status of every Quarry error code, in one table (docs/architecture.md §6). Keyed by the
+ * closed `ErrorCode` union, so the compiler refuses a table that misses a code: a new code gets
+ * its status here, and a 500 is a decision written down, never a default. Codes only the gateway
+ * speaks (`NOT_FOUND`, `UNAUTHORIZED`, `TIMEOUT`…) travel in an {@link HttpError} with their status.
+ */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  // The request or the file it sent is wrong: the client can fix it.
   INVALID_PAYLOAD: 400,
   INVALID_METADATA: 400,
   NOT_A_PDF: 400,
-  NOT_FOUND: 404,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
+  SYMLINK_REFUSED: 400,
   TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  // A PDF Quarry cannot read as it is.
   PASSWORD_REQUIRED: 422,
   NO_TEXT_LAYER: 422,
   GARBLED_TEXT: 422,
   CORRUPT_PDF: 422,
   UNSUPPORTED_FEATURE: 422,
+  // The store holds vectors of another embedder or dimension than this process's.
   DIMENSION_MISMATCH: 409,
   EMBEDDER_MISMATCH: 409,
+  // The embedding endpoint answered with vectors no search can use (NaN, zero).
+  EMBEDDING_QUALITY: 502,
+  // A server Quarry needs is down or slow, or the work was stopped: try again.
   STORE_UNAVAILABLE: 503,
   REDIS_UNAVAILABLE: 503,
-  RATE_LIMITED: 429,
   EMBEDDER_UNAVAILABLE: 503,
+  RERANKER_UNAVAILABLE: 503,
+  LLM_UNAVAILABLE: 503,
   CANCELLED: 503,
+  WORKER_LOST: 503,
   EXTRACT_TIMEOUT: 504,
-  TIMEOUT: 504,
+  // Quarry's own fault or its server's configuration: 500, message withheld.
+  INVALID_RESULT: 500,
+  ARTIFACT_MISSING: 500,
+  STORE_REJECTED: 500,
+  INVALID_CONFIG: 500,
+  REDIS_EVICTION_POLICY: 500,
+  INTERNAL: 500,
 };
 
 /** An error for an HTTP client: a status and a body with code and message. */
@@ -44,7 +62,7 @@ export function toHttp(err: unknown): { status: number; body: { error: { code: s
   // ioredis and BullMQ throw plain errors when Redis is down or slow: that is a 503, not a bug.
   if (isRedisUnavailable(err)) return { status: 503, body: { error: { code: 'REDIS_UNAVAILABLE', message: 'Redis is unavailable: try again shortly' } } };
   const { code, message } = describeError(err);
-  const status = HTTP_STATUS[code] ?? 500;
+  const status = HTTP_STATUS[code];
   // Internal messages may name files or hosts: a 500 says only that it failed.
   return { status, body: { error: { code, message: status === 500 ? 'internal error' : message } } };
 }

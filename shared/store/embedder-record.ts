@@ -7,9 +7,13 @@
  * ({@link withEmbedderCheck}).
  */
 import { PermanentError } from '../errors.ts';
-import type { VectorStore } from './vector-store.ts';
+import type { ChunkIndex } from './chunk-index.ts';
+import type { StoreAdmin } from './store-admin.ts';
 
-export type { EmbedderRecord } from './vector-store.ts';
+export type { EmbedderRecord } from './store-admin.ts';
+
+/** What {@link withEmbedderCheck} needs of a store: its record, a count and the search it guards. */
+export type EmbedderCheckedStore = Pick<StoreAdmin, 'embedderRecord'> & Pick<ChunkIndex, 'countChunks' | 'hybrid'>;
 
 /**
  * Refuses a model name no store could record meaningfully.
@@ -64,7 +68,7 @@ export function unknownEmbedderWarning(model: string): string {
  * chunks passes with one `opts.warn` call per process; an empty one passes silently (its first
  * `ensureSchema` records the model). Every other method is the store's own.
  */
-export function withEmbedderCheck<S extends VectorStore>(store: S, opts: { model: string; where: string; warn: (message: string) => void }): S {
+export function withEmbedderCheck<S extends EmbedderCheckedStore>(store: S, opts: { model: string; where: string; warn: (message: string) => void }): S {
   const { model, where, warn } = opts;
   let passed = false;
   let running: Promise<void> | null = null;
@@ -85,7 +89,7 @@ export function withEmbedderCheck<S extends VectorStore>(store: S, opts: { model
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop === 'hybrid') {
-        return async (q: Parameters<VectorStore['hybrid']>[0]) => {
+        return async (q: Parameters<ChunkIndex['hybrid']>[0]) => {
           await ensureChecked();
           return target.hybrid(q);
         };

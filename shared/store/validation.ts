@@ -5,7 +5,7 @@
 import { DocumentRecord } from '../domain/document.ts';
 import { PermanentError } from '../errors.ts';
 import { FacetName, FacetValueVectorWithoutVector, type FacetValueVector } from './facet-values.ts';
-import { AGGREGATE_FIELDS, StoredChunkWithoutVector, type AggregateField, type ChunkField, type HybridQuery, type StoredChunk } from './vector-store.ts';
+import { AGGREGATE_FIELDS, StoredChunkWithoutVector, type AggregateField, type ChunkField, type HybridQuery, type StoredChunk } from './chunk-index.ts';
 
 /**
  * @throws PermanentError `DIMENSION_MISMATCH` for a vector of another length,

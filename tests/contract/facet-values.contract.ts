@@ -1,15 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PermanentError } from '../../shared/errors.ts';
-import { and, eq, isIn, type Filter } from '../../shared/store/filter.ts';
-import type { ChunkField, FacetName, FacetValueVector, ScannedChunk, VectorStore } from '../../shared/store/vector-store.ts';
-import { DIM, MODEL, DOC_A, DOC_B, corpus, documents } from './store-fixtures.ts';
+import type { FacetValueStore } from '../../shared/store/facet-value-store.ts';
+import type { FacetName, FacetValueVector } from '../../shared/store/facet-values.ts';
+import type { StoreAdmin } from '../../shared/store/store-admin.ts';
+import { DIM, MODEL, rejectsWith } from './store-fixtures.ts';
 
-/** Expects `promise` to reject with a PermanentError of `code`. */
-async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
-  const err = await promise.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(PermanentError);
-  expect((err as PermanentError).code).toBe(code);
-}
+/** What the facet-values suite touches: the collection, plus the schema that creates it. */
+export type FacetValueStoreSubject = FacetValueStore & Pick<StoreAdmin, 'ensureSchema' | 'close'>;
 
 function facetRow(facet: FacetName, value: string, vector: number[], extra: Partial<FacetValueVector> = {}): FacetValueVector {
   return {
@@ -28,19 +24,13 @@ function facetRow(facet: FacetName, value: string, vector: number[], extra: Part
 const plain = (rows: FacetValueVector[]) => rows.map((r) => ({ ...r, vector: Array.from(r.vector, (x) => Math.fround(x)) }));
 const pairs = (rows: FacetValueVector[]) => rows.map((r) => `${r.facet}=${r.value}`);
 
-async function collect<F extends ChunkField>(store: VectorStore, fields: F[], filter?: Filter): Promise<ScannedChunk<F>[]> {
-  const out: ScannedChunk<F>[] = [];
-  for await (const row of store.scanChunks({ fields, filter })) out.push(row);
-  return out;
-}
-
 /**
- * The FacetValueVector collection and the chunk scan the facet builder samples from: part of
- * the VectorStore contract, run by `runVectorStoreContract` for every adapter.
+ * The FacetValueStore contract (shared/store/facet-value-store.ts): every adapter runs this suite
+ * against a fresh, empty store per test; the suite closes it after each test.
  */
-export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): void {
-  describe('facet values', () => {
-    let store: VectorStore;
+export function runFacetValuesContract(name: string, makeStore: () => Promise<FacetValueStoreSubject>): void {
+  describe(`FacetValueStore contract: ${name}`, () => {
+    let store: FacetValueStoreSubject;
     beforeEach(async () => {
       store = await makeStore();
     });
@@ -128,53 +118,6 @@ export function runFacetValuesContract(makeStore: () => Promise<VectorStore>): v
         store.upsertFacetValues([facetRow('jurisdiction', 'KR', [0, 0, 0, 1])]),
       ]);
       expect((await store.listFacetValues()).length).toBe(3 + 2 + 1 + 1);
-    });
-  });
-
-  describe('scanChunks', () => {
-    let store: VectorStore;
-    const c = corpus();
-    beforeEach(async () => {
-      store = await makeStore();
-    });
-    afterEach(async () => {
-      await store.close();
-    });
-
-    it('yields nothing before ensureSchema', async () => {
-      expect(await collect(store, ['chunk_id'])).toEqual([]);
-    });
-
-    it('streams every matching chunk with exactly the asked fields', async () => {
-      await store.ensureSchema({ dimension: DIM, model: MODEL });
-      await store.upsertDocuments(Object.values(documents()));
-      await store.upsertChunks(Object.values(c));
-      const all = await collect(store, ['chunk_id', 'doc_id', 'section', 'doc_type', 'lang', 'jurisdiction']);
-      expect(all).toHaveLength(6);
-      const a1 = all.find((r) => r.chunk_id === c.a1.chunk_id);
-      expect(a1).toEqual({ chunk_id: c.a1.chunk_id, doc_id: DOC_A, section: '지원대상', doc_type: 'law', lang: 'ko', jurisdiction: 'KR' });
-      const typed = await collect(store, ['chunk_id', 'entities', 'valid_from', 'valid_to', 'page_start', 'created_at'], eq('chunk_id', c.a1.chunk_id));
-      expect(typed).toEqual([
-        { chunk_id: c.a1.chunk_id, entities: ['출산장려금', '출산 장려금'], valid_from: '2020-01-01', valid_to: '2023-01-01', page_start: 1, created_at: c.a1.created_at },
-      ]);
-      const bodies = await collect(store, ['body'], and(eq('doc_id', DOC_B), isIn('section', ['security', 'set-cookie'])));
-      expect(bodies.map((r) => r.body).sort()).toEqual([c.b2.body, c.b3.body].sort());
-      expect(await collect(store, ['chunk_id'], eq('doc_id', 'nothing'))).toEqual([]);
-    });
-
-    it('can be left early, and rejects unknown fields and malformed filters', async () => {
-      await store.ensureSchema({ dimension: DIM, model: MODEL });
-      await store.upsertChunks(Object.values(c));
-      let seen = 0;
-      for await (const _row of store.scanChunks({ fields: ['chunk_id'] })) {
-        seen += 1;
-        if (seen === 2) break;
-      }
-      expect(seen).toBe(2);
-      expect(await store.countChunks()).toBe(6);
-      await rejectsWith(collect(store, ['vector' as ChunkField]), 'INVALID_PAYLOAD');
-      await rejectsWith(collect(store, []), 'INVALID_PAYLOAD');
-      await rejectsWith(collect(store, ['chunk_id'], { op: 'eq', field: 'body', value: 'x' } as unknown as Filter), 'INVALID_PAYLOAD');
     });
   });
 }

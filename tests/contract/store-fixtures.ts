@@ -1,4 +1,6 @@
+import { expect } from 'vitest';
 import { chunkIdFor, sha256Hex, type DocumentRecord } from '../../shared/domain/index.ts';
+import { PermanentError } from '../../shared/errors.ts';
 import type { StoredChunk } from '../../shared/store/vector-store.ts';
 
 /** Dimension of the hand-made vectors below: small enough to reason about cosines by hand. */
@@ -145,4 +147,11 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
     nb += y * y;
   }
   return dot / Math.sqrt(na * nb);
+}
+
+/** Expects `promise` to reject with a PermanentError of `code`. */
+export async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
+  const err = await promise.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(PermanentError);
+  expect((err as PermanentError).code).toBe(code);
 }

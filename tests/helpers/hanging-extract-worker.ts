@@ -7,11 +7,11 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 
 const config = loadConfig(process.env);
 const ports = await createPorts(config);
-const hang = defineStageWorker(extractQueue, () => new Promise<never>(() => undefined));
+const hang = defineStageWorker(extractQueue, { needs: [] }, () => new Promise<never>(() => undefined));
 startWorkers([hang], ports, createLogger('error'));

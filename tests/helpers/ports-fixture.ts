@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { testWorkspace } from './pipeline.ts';
 import { startTestRedis } from './redis.ts';
 

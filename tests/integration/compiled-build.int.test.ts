@@ -76,7 +76,7 @@ describe('compiled build', () => {
       import { register } from 'node:module';
       register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));
       await import(${JSON.stringify(pathToFileURL(path.join(out, 'apps/cli/commands/run.js')).href)});
-      await import(${JSON.stringify(pathToFileURL(path.join(out, 'workers/runtime/ports.js')).href)});`;
+      await import(${JSON.stringify(pathToFileURL(path.join(out, 'workers/compose.js')).href)});`;
     const { stderr } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
     const loaded = new Set([...stderr.matchAll(/^PKG (\S+)$/gm)].map((m) => m[1]));
     expect(loaded, 'the hook saw nothing: the check would pass vacuously').toContain('bullmq');

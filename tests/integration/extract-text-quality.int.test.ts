@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { extractWorker } from '../../workers/extract/extract.worker.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { remappedFontPdf } from '../fixtures/raw-pdf.ts';
 import { putSource, testWorkspace } from '../helpers/pipeline.ts';

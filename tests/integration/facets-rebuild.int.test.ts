@@ -114,7 +114,7 @@ describe.skipIf(!REDIS_AVAILABLE)('facet-value vectors: upserts → one debounce
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const gated = defineStageWorker(facetRebuildQueue, async (payload, ctx) => {
+    const gated = defineStageWorker(facetRebuildQueue, { needs: facetRebuildWorker.needs }, async (payload, ctx) => {
       await gate;
       return facetRebuildWorker.handler(payload, ctx);
     });

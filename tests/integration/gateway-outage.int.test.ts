@@ -4,7 +4,7 @@ import { gatewayDeps } from '../../apps/gateway/gateway-deps.ts';
 import { buildGateway } from '../../apps/gateway/server.ts';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 

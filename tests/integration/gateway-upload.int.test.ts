@@ -15,7 +15,7 @@ import { startLocalWatcher, type LocalWatcher } from '../../apps/watcher/local-w
 import { registerSource } from '../../apps/watcher/register-source.ts';
 import { docIdForSource } from '../../shared/domain/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { textPdf } from '../fixtures/pdf-builders.ts';
 import { testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';

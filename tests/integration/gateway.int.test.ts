@@ -8,7 +8,7 @@ import { agentRunQueue } from '../../queues/agent.queues.ts';
 import type { AgentAnswer } from '../../shared/agent/answer.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import { testWorkspace } from '../helpers/pipeline.ts';
@@ -21,7 +21,7 @@ const CHUNK = '0b7e4f5a-1c2d-5e3f-8a9b-0c1d2e3f4a5b';
  * The gateway's contract with the agent-run queue, with a stand-in agent: answers echo the
  * question, "slow" takes 1.5 s, "boom" fails. The real agent is tested end to end elsewhere.
  */
-const standInAgent = defineStageWorker(agentRunQueue, async (p, ctx) => {
+const standInAgent = defineStageWorker(agentRunQueue, { needs: ['config', 'redis'] }, async (p, ctx) => {
   if (p.query === 'boom') throw new Error('agent exploded');
   if (p.query === 'slow') await new Promise((r) => setTimeout(r, 1500));
   await ctx.redis.set(`${ctx.config.prefix}:runctx:${p.runId}`, JSON.stringify({ runId: p.runId, queryVector: [1, 0], intent: 'lookup', entities: [], citedChunkIds: [CHUNK] }));

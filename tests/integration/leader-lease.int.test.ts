@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderLease, type LeaderLease } from '../../apps/watcher/leader-lease.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
-import { createRedis } from '../../workers/runtime/ports.ts';
+import { createRedis } from '../../queues/redis-connection.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
 const log = createLogger('silent');

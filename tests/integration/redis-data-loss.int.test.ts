@@ -8,7 +8,7 @@ import { docIdForSource, EnrichedArtifact } from '../../shared/domain/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createStatusStore } from '../../shared/status/status-store.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
-import { createRedis } from '../../workers/runtime/ports.ts';
+import { createRedis } from '../../queues/redis-connection.ts';
 import { reconcileOnce } from '../../workers/runtime/reconciler.ts';
 import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
 import { corpusDocName, generateCorpus } from '../fixtures/corpus.ts';

@@ -36,7 +36,7 @@ function testClient(url: string): Redis {
 }
 
 /** A worker that is never given a job: the test is about its process's connections. */
-const idleWorker = defineStageWorker(agentRunQueue, async () => {
+const idleWorker = defineStageWorker(agentRunQueue, { needs: [] }, async () => {
   throw new Error('not expected to run');
 });
 

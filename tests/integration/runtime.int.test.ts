@@ -5,7 +5,7 @@ import { IngestPayload, defineIngestQueue } from '../../queues/define-queue.ts';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { startHealthServer } from '../../workers/runtime/health.ts';
-import { createRedis } from '../../workers/runtime/ports.ts';
+import { createRedis } from '../../queues/redis-connection.ts';
 import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { usePortsFixture } from '../helpers/ports-fixture.ts';
@@ -19,7 +19,7 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
 
   const second = defineIngestQueue('ingest-rt-second', z.object({ ok: z.boolean() }), undefined, { attempts: 1 });
   const first = defineIngestQueue('ingest-rt-first', z.object({ n: z.number() }), second, { attempts: 3, backoffMs: 50 });
-  const firstWorker = defineStageWorker(first, async (p, ctx) => {
+  const firstWorker = defineStageWorker(first, { needs: [] }, async (p, ctx) => {
     calls.push(`first:${p.docId}:${ctx.attemptsMade}`);
     await ctx.progress(50);
     if (p.docId === 'permanent') throw new PermanentError('CORRUPT_PDF', 'broken xref');
@@ -27,7 +27,7 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     if (p.docId === 'bad-result') return { n: 'NaN' } as unknown as { n: number };
     return { n: 1 };
   });
-  const secondWorker = defineStageWorker(second, async (p) => {
+  const secondWorker = defineStageWorker(second, { needs: [] }, async (p) => {
     calls.push(`second:${p.docId}`);
     return { ok: true };
   });
@@ -164,7 +164,7 @@ describe.skipIf(!REDIS_AVAILABLE)('worker runtime', () => {
     const slow = defineIngestQueue('ingest-rt-slow', z.object({ by: z.string() }), undefined, { attempts: 1 });
     const started: string[] = [];
     const slowWorker = (name: string, hang: boolean) =>
-      defineStageWorker(slow, async (p, ctx) => {
+      defineStageWorker(slow, { needs: [] }, async (p, ctx) => {
         started.push(`${name}:${p.docId}`);
         // A stuck job: it ends only when the runtime aborts it.
         if (hang) await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new RetryableError('STORE_UNAVAILABLE', 'cancelled at shutdown'))));

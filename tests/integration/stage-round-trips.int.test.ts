@@ -7,7 +7,7 @@ import { registerSource } from '../../apps/watcher/register-source.ts';
 import { timePorts } from '../../bench/port-timing.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
-import { createPorts } from '../../workers/runtime/ports.ts';
+import { createPorts } from '../../workers/compose.ts';
 import { startWorkers } from '../../workers/runtime/start-workers.ts';
 import { generateCorpus } from '../fixtures/corpus.ts';
 import { testWorkspace } from '../helpers/pipeline.ts';

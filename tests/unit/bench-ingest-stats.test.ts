@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBreakdown, commandsPerDoc, cpuTicksOfStat, groupResidentMb, latencyP50P95, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, cpuPartsOfStats, cpuTicksOfStat, groupResidentMb, latencyP50P95, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
 import { timeCalls } from '../../bench/port-timing.ts';
 
 const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'RssAnon:\t  153600 kB', 'RssFile:\t   51200 kB', 'RssShmem:\t       0 kB', 'Threads:\t11'].join('\n');
@@ -114,6 +114,15 @@ describe('cost per page', () => {
     // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
     const stat = '4242 (node (stage) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 56 7 8 20 0 11 0 100 0';
     expect(cpuTicksOfStat(stat)).toBe(1234 + 56 + 7 + 8);
+  });
+
+  it('splits a process tree\'s CPU into the main thread, the other threads, the children and Redis', () => {
+    // utime stime cutime cstime are fields 14–17.
+    const stat = (pid: number, comm: string, u: number, s: number, cu: number, cs: number) => `${pid} (${comm}) S 1 1 1 0 -1 0 0 0 0 0 ${u} ${s} ${cu} ${cs} 20 0 1 0 1 0`;
+    const root = stat(10, 'node', 500, 100, 40, 2); // 600 of its own threads, 42 of reaped children
+    const main = stat(10, 'node', 350, 50, 0, 0);
+    const parts = cpuPartsOfStats(root, main, [stat(11, 'node', 200, 20, 0, 0), stat(12, 'redis-server', 30, 10, 0, 0), stat(13, 'sh', 1, 0, 3, 0)]);
+    expect(parts).toEqual({ mainThread: 400, otherThreads: 200, children: 42 + 220 + 4, redis: 40 });
   });
 
   it('CPU per page for Quarry and unpdf, their ratio and pages per CPU-second', () => {

@@ -47,7 +47,7 @@ describe('checkUpload: the watched folder\'s checks on an upload', () => {
     expect(codeOf(check(Buffer.concat([pdfBytes, Buffer.alloc(1000)])))).toBe('TOO_LARGE');
     expect(codeOf(check(pdfBytes, '{"valid_from": "soon"}'))).toBe('INVALID_METADATA');
     expect(codeOf(check(pdfBytes, 'not json'))).toBe('INVALID_METADATA');
-    for (const code of ['NOT_A_PDF', 'TOO_LARGE', 'INVALID_METADATA']) expect(HTTP_STATUS[code], code).toBeLessThan(500);
+    for (const code of ['NOT_A_PDF', 'TOO_LARGE', 'INVALID_METADATA'] as const) expect(HTTP_STATUS[code], code).toBeLessThan(500);
   });
 
   it('accepts what the watcher accepts: junk before the header within the first KiB, no or blank metadata', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkQueue, deleteQueue, embedQueue } from '../../queues/ingest.queues.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
-import { failureOfReason } from '../../workers/runtime/job-failure.ts';
+import { decodeFailure } from '../../shared/errors.ts';
 import { planRepair, stageTarget } from '../../workers/runtime/reconciler.ts';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
@@ -57,9 +57,9 @@ describe('reconciler plan', () => {
   });
 
   it('reads failed reasons: stall limit, coded, anything else', () => {
-    expect(failureOfReason('job stalled more than allowable limit').code).toBe('WORKER_LOST');
-    expect(failureOfReason('STORE_UNAVAILABLE: weaviate: connect ECONNREFUSED')).toEqual({ code: 'STORE_UNAVAILABLE', message: 'weaviate: connect ECONNREFUSED' });
-    expect(failureOfReason('Missing lock for job 12. moveToFinished')).toEqual({ code: 'INTERNAL', message: 'Missing lock for job 12. moveToFinished' });
-    expect(failureOfReason(undefined).code).toBe('INTERNAL');
+    expect(decodeFailure('job stalled more than allowable limit').code).toBe('WORKER_LOST');
+    expect(decodeFailure('STORE_UNAVAILABLE: weaviate: connect ECONNREFUSED')).toEqual({ code: 'STORE_UNAVAILABLE', message: 'weaviate: connect ECONNREFUSED' });
+    expect(decodeFailure('Missing lock for job 12. moveToFinished')).toEqual({ code: 'INTERNAL', message: 'Missing lock for job 12. moveToFinished' });
+    expect(decodeFailure(undefined).code).toBe('INTERNAL');
   });
 });

@@ -14,7 +14,7 @@ import { createReranker, planQuery, scaledAlphas, understandQuery } from '../../
 import type { FacetValueVector } from '../../shared/store/facet-values.ts';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { Ports } from '../runtime/ports.ts';
+import type { AgentPorts } from './agent-ports.ts';
 
 /** Facet-value vectors change only when the facet-rebuild worker runs: read them at most this often. */
 const FACET_ROWS_TTL_MS = 30_000;
@@ -26,8 +26,8 @@ const TABLE_SEARCH_LIMIT = 60;
 
 const TITLE_TTL_MS = 60_000;
 
-/** The agent's dependencies from the process's ports and config. */
-export function createAgentDeps(ports: Ports, log: Logger, knobs: AgentKnobs = DEFAULT_KNOBS, clock: () => Date = () => new Date()): AgentDeps {
+/** The agent's dependencies from the ports an agent run has (see AGENT_PORTS) and config. */
+export function createAgentDeps(ports: AgentPorts, log: Logger, knobs: AgentKnobs = DEFAULT_KNOBS, clock: () => Date = () => new Date()): AgentDeps {
   const { config } = ports;
   const reranker = createReranker(
     config.reranker.kind === 'lexical'

@@ -5,6 +5,7 @@ import { createRunEventPublisher } from '../../shared/agent/run-events.ts';
 import { describeError, isQuarryError } from '../../shared/errors.ts';
 import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { AGENT_PORTS } from './agent-ports.ts';
 
 // One compiled graph per set of ports (a process has one; tests may have several).
 const graphs = new WeakMap<Redis, AgentGraph>();
@@ -14,7 +15,7 @@ const graphs = new WeakMap<Redis, AgentGraph>();
  * progress (node by node, then the answer's text as it is written, citations, the final record)
  * is also appended to the run's event stream, which the gateway streams to a client that asked.
  */
-export const agentWorker = defineStageWorker(agentRunQueue, async (payload, ctx) => {
+export const agentWorker = defineStageWorker(agentRunQueue, { needs: AGENT_PORTS }, async (payload, ctx) => {
   // LangGraph and the agent's dependencies (retrieval, the LLM client) are imported on the first
   // run, not with the worker registry: every worker process imports the registry, only an agent
   // worker runs the graph.

@@ -7,6 +7,12 @@ import { chunkStageWithCoverage } from './chunk.stage.ts';
 
 export const chunkWorker = defineStageWorker(
   chunkQueue,
+  {
+    needs: ['artifacts'],
+    // The tokenizer's tables load on first use (~35 MB, up to a second on a busy machine): at
+    // start, not in the first document's time.
+    onStart: async () => void createCl100kCounter().count('warm'),
+  },
   async ({ docId, version }, ctx) => {
     const [{ sections, inventory, tables }, source] = await Promise.all([
       ctx.artifacts.getJson(docId, version, 'sections.json', SectionsArtifact),
@@ -18,7 +24,4 @@ export const chunkWorker = defineStageWorker(
     if (coverage) ctx.recordStatus({ coverage });
     return { chunkCount: chunks.length };
   },
-  // The tokenizer's tables load on first use (~35 MB, up to a second on a busy machine): at
-  // start, not in the first document's time.
-  { onStart: async () => void createCl100kCounter().count('warm') },
 );

@@ -4,7 +4,7 @@ import { withDocLock } from '../../shared/status/doc-lock.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 
 /** Removes a document whose source is gone: its chunks, its Document row and its artifacts. */
-export const deleteWorker = defineStageWorker(deleteQueue, async ({ docId, gen }, ctx) => {
+export const deleteWorker = defineStageWorker(deleteQueue, { needs: ['config', 'redis', 'status', 'store', 'artifacts', 'queues'] }, async ({ docId, gen }, ctx) => {
   const result = await withDocLock(ctx.redis, ctx.config.prefix, docId, async () => {
     const status = await ctx.status.get(docId);
     // Registered again since this deletion was asked for: the new registration wins.

@@ -4,7 +4,7 @@ import { packVectors } from '../../shared/embed/vector-file.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { embedStage } from './embed.stage.ts';
 
-export const embedWorker = defineStageWorker(embedQueue, async ({ docId, version }, ctx) => {
+export const embedWorker = defineStageWorker(embedQueue, { needs: ['config', 'artifacts', 'store', 'embedder', 'embeddingCache'] }, async ({ docId, version }, ctx) => {
   const { chunks } = await ctx.artifacts.getJson(docId, version, 'enriched.json', EnrichedArtifact);
   const expectedDimension = await ctx.store.dimension();
   const out = await embedStage(chunks, {

@@ -6,7 +6,7 @@ import { enrichStage } from './enrich.stage.ts';
 /** Validity lines (시행일, "Effective date") sit at the top of a document; three pages is plenty. */
 const HEAD_PAGES = 3;
 
-export const enrichWorker = defineStageWorker(enrichQueue, async ({ docId, version }, ctx) => {
+export const enrichWorker = defineStageWorker(enrichQueue, { needs: ['artifacts'] }, async ({ docId, version }, ctx) => {
   const [source, extracted, { chunks }] = await Promise.all([
     ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord),
     ctx.artifacts.getJson(docId, version, 'extracted.json', ExtractedDocument),

@@ -6,6 +6,15 @@ import { defineStageWorker } from '../runtime/stage-worker.ts';
 
 export const extractWorker = defineStageWorker(
   extractQueue,
+  {
+    needs: ['config', 'artifacts', 'extractor'],
+    // One job more than the pool's regular children per spare child: while slow PDFs hold every
+    // regular child, quick ones still get taken from the queue and run in the spare one.
+    concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS,
+    // Children with pdf.js loaded wait for the first document (starting one takes ~1 s): as many
+    // as a large file is split between (see page-parts.ts).
+    onStart: async ({ extractor }) => extractor.warm(),
+  },
   async ({ docId, version }, ctx) => {
     const source = await ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord);
     const bytes = await ctx.artifacts.getBytes(docId, version, 'source.pdf');
@@ -21,13 +30,5 @@ export const extractWorker = defineStageWorker(
     // A few garbled pages do not fail the document (a mostly garbled one failed above): say which.
     ctx.recordStatus({ pageCount: extracted.pageCount, warnings: textWarnings(extracted.pages) });
     return { pageCount: extracted.pageCount, charCount };
-  },
-  {
-    // One job more than the pool's regular children per spare child: while slow PDFs hold every
-    // regular child, quick ones still get taken from the queue and run in the spare one.
-    concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS,
-    // Children with pdf.js loaded wait for the first document (starting one takes ~1 s): as many
-    // as a large file is split between (see page-parts.ts).
-    onStart: async ({ extractor }) => extractor.warm(),
   },
 );

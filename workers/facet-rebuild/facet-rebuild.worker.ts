@@ -12,6 +12,12 @@ import { facetRebuildStage } from './facet-rebuild.stage.ts';
  */
 export const facetRebuildWorker = defineStageWorker(
   facetRebuildQueue,
+  {
+    needs: ['config', 'store', 'embedder', 'embeddingCache'],
+    // One rebuild at a time per process: each reads the whole store, and deduplication already
+    // keeps the queue to one running and one pending rebuild per target.
+    concurrency: () => 1,
+  },
   async ({ facet }, ctx) => {
     const facets = facetsOf(facet);
     // Creates facet_values in stores made before it existed; refuses a store of another dimension or
@@ -35,7 +41,4 @@ export const facetRebuildWorker = defineStageWorker(
     if (index.vectorIndex === 'built' || index.vectorIndex === 'rebuilt') ctx.log.info(`vector index ${index.vectorIndex}`, { reason: index.reason, seconds: index.seconds });
     return { facets: written, embedded: embeddedCount, cached: cachedCount, index };
   },
-  // One rebuild at a time per process: each reads the whole store, and deduplication already
-  // keeps the queue to one running and one pending rebuild per target.
-  { concurrency: () => 1 },
 );

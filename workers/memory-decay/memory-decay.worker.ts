@@ -8,15 +8,16 @@ import { defineStageWorker } from '../runtime/stage-worker.ts';
  */
 export const memoryDecayWorker = defineStageWorker(
   memoryDecayQueue,
+  {
+    needs: ['config', 'memory', 'queues'],
+    // Two decays at once would scan the same index twice for nothing.
+    concurrency: () => 1,
+    onStart: async ({ queues }) => ensureMemoryDecaySchedule(queues),
+  },
   async ({ requestedAt }, { memory, config, log }) => {
     const now = requestedAt ? new Date(requestedAt) : new Date();
     const report = await memory.decayAll(now, { pruneBelow: config.memory.pruneBelow });
     log.info('memory decayed', { at: now.toISOString(), ...report });
     return { at: now.toISOString(), ...report };
-  },
-  {
-    // Two decays at once would scan the same index twice for nothing.
-    concurrency: () => 1,
-    onStart: async ({ queues }) => ensureMemoryDecaySchedule(queues),
   },
 );

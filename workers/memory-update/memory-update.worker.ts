@@ -4,7 +4,7 @@ import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { memoryUpdateStage } from './memory-update.stage.ts';
 
 /** Applies a validated run's outcomes to chunk memory, once per (run, chunk) however often it runs. */
-export const memoryUpdateWorker = defineStageWorker(memoryUpdateQueue, async (payload, { memory, log }) => {
+export const memoryUpdateWorker = defineStageWorker(memoryUpdateQueue, { needs: ['memory'] }, async (payload, { memory, log }) => {
   const outcomes = memoryUpdateStage(payload);
   const deltas = await memory.applyOutcomes(outcomes, { runId: payload.runId });
   const applied = deltas.filter((d) => d.applied).length;

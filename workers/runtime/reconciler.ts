@@ -2,11 +2,11 @@ import type { Job } from 'bullmq';
 import { INGEST_QUEUES, deleteQueue, stageOfQueue } from '../../queues/ingest.queues.ts';
 import type { QueueDefinition } from '../../queues/define-queue.ts';
 import type { QueueClient } from '../../queues/queue-client.ts';
-import { describeError } from '../../shared/errors.ts';
+import { decodeFailure, describeError, type Failure } from '../../shared/errors.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
-import { failureOfReason } from './job-failure.ts';
+import { createDocumentLifecycle } from './document-lifecycle.ts';
 
 /**
  * The reconciler makes ingestion converge whatever Redis or a worker lost: every pass it
@@ -30,7 +30,7 @@ export interface StageTarget {
 export type JobProbe = { state: 'live' } | { state: 'missing' } | { state: 'completed' } | { state: 'failed'; failedReason: string | undefined };
 
 /** One repair; `null` from {@link planRepair} when the document needs none. */
-export type Repair = { kind: 'requeue'; target: StageTarget } | { kind: 'fail'; target: StageTarget; error: { code: string; message: string } };
+export type Repair = { kind: 'requeue'; target: StageTarget } | { kind: 'fail'; target: StageTarget; error: Failure };
 
 const QUEUE_OF_STAGE = new Map<string, QueueDefinition>(INGEST_QUEUES.map((q) => [stageOfQueue(q.name), q]));
 
@@ -54,7 +54,7 @@ export function planRepair(s: DocStatus, probe: JobProbe, nowMs: number, graceMs
   const updated = Date.parse(s.updatedAt);
   if (Number.isFinite(updated) && nowMs - updated < graceMs) return null;
   if (probe.state === 'live') return null;
-  if (probe.state === 'failed' && s.state !== 'deleting') return { kind: 'fail', target, error: failureOfReason(probe.failedReason) };
+  if (probe.state === 'failed' && s.state !== 'deleting') return { kind: 'fail', target, error: decodeFailure(probe.failedReason) };
   return { kind: 'requeue', target };
 }
 
@@ -100,6 +100,7 @@ const sameRecord = (a: DocStatus, b: DocStatus | null) =>
 export async function reconcileOnce(deps: ReconcilerDeps): Promise<ReconcileReport> {
   const now = deps.clock ?? Date.now;
   const report: ReconcileReport = { requeued: 0, failed: 0, registered: 0 };
+  const lifecycle = createDocumentLifecycle(deps.status);
   const statuses = await deps.status.list();
   for (const s of statuses) {
     const target = stageTarget(s);
@@ -112,7 +113,7 @@ export async function reconcileOnce(deps: ReconcilerDeps): Promise<ReconcileRepo
     // on): act only on the state the plan was made from.
     if (!sameRecord(s, await deps.status.get(s.docId))) continue;
     if (repair.kind === 'fail') {
-      if (await deps.status.failAt(s.docId, s.version, s.gen, s.stage, repair.error)) {
+      if (await lifecycle.fail(s, repair.error)) {
         report.failed++;
         deps.log.warn('reconciler: document failed', { docId: s.docId, stage: s.stage, code: repair.error.code });
       }
@@ -124,7 +125,7 @@ export async function reconcileOnce(deps: ReconcilerDeps): Promise<ReconcileRepo
     if (job && (finished === 'completed' || finished === 'failed')) await job.remove();
     await deps.queues.enqueue(target.queue, target.payload);
     // Touching the record restarts its grace period: the next pass finds the job live or waits.
-    if (s.state !== 'deleting') await deps.status.update(s.docId, s.version, s.gen, { state: 'queued', progress: 0 }, { atStage: s.stage });
+    if (s.state !== 'deleting') await lifecycle.requeue(s);
     report.requeued++;
     deps.log.warn('reconciler: stage re-enqueued', { docId: s.docId, stage: s.stage, state: s.state });
   }

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { QueueDefinition } from '../../queues/define-queue.ts';
-import type { StageUpdate } from '../../shared/status/status-store.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { Ports } from './ports.ts';
+import type { StatusFields } from './document-lifecycle.ts';
+import type { PortName, Ports } from './ports.ts';
 
-/** What a stage handler gets besides its payload: ports, config, a logger, progress, cancellation. */
-export interface StageContext extends Ports {
+export type { StatusFields } from './document-lifecycle.ts';
+
+/** What the runtime gives every job besides ports: a logger, cancellation, progress, its attempt. */
+export interface JobContext {
   log: Logger;
   signal: AbortSignal;
   /** Reports 0–100 progress within this stage (job progress and the document's status record). */
@@ -20,31 +22,49 @@ export interface StageContext extends Ports {
   recordStatus(fields: StatusFields): void;
 }
 
-/** What a stage may record on its document's status record. */
-export type StatusFields = Pick<StageUpdate, 'pageCount' | 'chunkCount' | 'warnings' | 'profile' | 'coverage'>;
+/** What a stage handler gets besides its payload: the ports it declared it needs, and its job's context. */
+export type StageContext<N extends PortName = PortName> = Pick<Ports, N> & JobContext;
 
-export type StageHandler<P extends z.ZodType, R extends z.ZodType> = (
+export type StageHandler<P extends z.ZodType, R extends z.ZodType, N extends PortName = PortName> = (
   payload: z.infer<P>,
-  ctx: StageContext,
+  ctx: StageContext<N>,
 ) => Promise<z.infer<R>>;
 
-export interface StageWorkerDefinition<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  readonly queue: QueueDefinition<P, R>;
-  readonly handler: StageHandler<P, R>;
+/** How a stage runs, besides its handler. */
+export interface StageOptions<N extends PortName> {
+  /**
+   * The ports the handler and `onStart` use: the runtime hands them these and no others, so a
+   * stage says what it touches (`memory-update` needs `['memory']`; extraction `['config',
+   * 'artifacts', 'extractor']`).
+   */
+  readonly needs: readonly N[];
   /** Jobs run at once per process, from the configured WORKER_CONCURRENCY (the default is that value). */
   readonly concurrency?: (configured: number) => number;
   /**
    * Run once when the worker starts (e.g. upserting a job scheduler); must be idempotent, since
    * every process running this worker calls it.
    */
-  readonly onStart?: (ports: Ports) => Promise<void>;
+  readonly onStart?: (ports: Pick<Ports, N>) => Promise<void>;
 }
 
-/** Pairs a queue with its processor; `workers/runtime` turns it into a bullmq Worker. */
-export function defineStageWorker<P extends z.ZodType, R extends z.ZodType>(
+export interface StageWorkerDefinition<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType, N extends PortName = PortName>
+  extends StageOptions<N> {
+  readonly queue: QueueDefinition<P, R>;
+  readonly handler: StageHandler<P, R, N>;
+}
+
+/**
+ * Pairs a queue with its processor and the ports it needs; `workers/runtime` turns it into a
+ * bullmq Worker:
+ *
+ * ```ts
+ * export const memoryUpdateWorker = defineStageWorker(memoryUpdateQueue, { needs: ['memory'] }, async (payload, { memory, log }) => …);
+ * ```
+ */
+export function defineStageWorker<P extends z.ZodType, R extends z.ZodType, const N extends PortName = never>(
   queue: QueueDefinition<P, R>,
-  handler: StageHandler<P, R>,
-  opts: { concurrency?: (configured: number) => number; onStart?: (ports: Ports) => Promise<void> } = {},
-): StageWorkerDefinition<P, R> {
-  return { queue, handler, concurrency: opts.concurrency, onStart: opts.onStart };
+  options: StageOptions<N>,
+  handler: StageHandler<P, R, N>,
+): StageWorkerDefinition<P, R, N> {
+  return { queue, handler, needs: options.needs, concurrency: options.concurrency, onStart: options.onStart };
 }

@@ -4,7 +4,7 @@ import { lineInventory } from '../../shared/sectionize/flat-lines.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { sectionizeWithTablesStage } from './sectionize.stage.ts';
 
-export const sectionizeWorker = defineStageWorker(sectionizeQueue, async ({ docId, version }, ctx) => {
+export const sectionizeWorker = defineStageWorker(sectionizeQueue, { needs: ['artifacts'] }, async ({ docId, version }, ctx) => {
   const extracted = await ctx.artifacts.getJson(docId, version, 'extracted.json', ExtractedDocument);
   const { sections, tables } = sectionizeWithTablesStage(extracted);
   // Every printed line, for the chunk stage's coverage count (the extract artifact stays unread there).

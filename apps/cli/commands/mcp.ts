@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { agentRunQueue } from '../../../queues/agent.queues.ts';
 import { scaledAlphas } from '../../../shared/retrieval/alpha.ts';
 import { agentWorker } from '../../../workers/agent/agent.worker.ts';
-import { createRedis } from '../../../workers/runtime/ports.ts';
+import { createRedis } from '../../../queues/redis-connection.ts';
 import { startWorkers, type WorkerGroup } from '../../../workers/runtime/start-workers.ts';
 import { createMcpDeps } from '../../mcp/deps.ts';
 import { createMcpServer } from '../../mcp/server.ts';

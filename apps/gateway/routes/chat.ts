@@ -70,7 +70,7 @@ export async function chatRoutes(
         if (run.state === 'completed' && run.answer) return chatCompletion(run.answer, body.model, created);
         if (run.state === 'failed') {
           const code = run.error?.code ?? 'INTERNAL';
-          const status = HTTP_STATUS[code] ?? 500;
+          const status = HTTP_STATUS[code];
           if (status === 500) req.failure = { code, runId };
           // As the error handler does: an internal message may name files or hosts.
           throw new HttpError(status, code, status === 500 ? 'internal error' : (run.error?.message ?? 'the run failed'));

@@ -1,6 +1,7 @@
 import { makeArrowTable, type Table } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, List, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import { PermanentError } from '../../errors.ts';
+import type { FacetValueStore } from '../facet-value-store.ts';
 import type { FacetName, FacetValueVector } from '../facet-values.ts';
 import { checkFacetName, checkReplaceFacet, compareFacetRows, facetKey, validFacetRows } from '../validation.ts';
 import { sqlString } from './filter-sql.ts';
@@ -44,12 +45,8 @@ export interface FacetTableAccess {
   optimize(table: Table): Promise<void>;
 }
 
-/** The facet-value operations of the VectorStore port, over `facet_values`. */
-export interface FacetTableOps {
-  upsertFacetValues(rows: FacetValueVector[]): Promise<void>;
-  replaceFacetValues(facet: FacetName, rows: FacetValueVector[]): Promise<{ deleted: number }>;
-  listFacetValues(facet?: FacetName): Promise<FacetValueVector[]>;
-}
+/** The facet-value part of the store (the FacetValueStore port), over `facet_values`. */
+export type FacetTableOps = FacetValueStore;
 
 function rowToFacetValue(row: Record<string, unknown>): FacetValueVector {
   return {

@@ -3,15 +3,14 @@
  * pair. It is small (one object per distinct value), so it is read whole by cursor.
  */
 import type { Collection as WeaviateCollection, FilterValue, WeaviateClient } from 'weaviate-client';
-
-type Collection = WeaviateCollection<undefined, string, undefined>;
 import { PermanentError } from '../../errors.ts';
 import type { FacetName, FacetValueVector } from '../facet-values.ts';
 import { checkFacetName, checkReplaceFacet, compareFacetRows, facetKey, validFacetRows } from '../validation.ts';
-import type { VectorStore } from '../vector-store.ts';
+import type { FacetValueStore } from '../facet-value-store.ts';
 import { facetValueToProperties, facetValueUuid, propertiesToFacetValue, type Properties } from './weaviate-objects.ts';
 import type { SchemaState } from './weaviate-schema-sync.ts';
 
+type Collection = WeaviateCollection<undefined, string, undefined>;
 
 /** What the facet operations need from the store that owns the client. */
 export interface FacetAccess {
@@ -25,7 +24,8 @@ export interface FacetAccess {
 
 const PAGE = 1000;
 
-export function createWeaviateFacetOps(access: FacetAccess): Pick<VectorStore, 'upsertFacetValues' | 'replaceFacetValues' | 'listFacetValues'> {
+/** The facet-value part of the store (the FacetValueStore port), sharing the store's client, batches and error mapping. */
+export function createWeaviateFacetOps(access: FacetAccess): FacetValueStore {
   const collection = access.client.collections.use(access.name);
 
   async function dimension(what: string): Promise<number> {

@@ -1,0 +1,20 @@
+import type { DocumentRecord } from '../domain/document.ts';
+
+/**
+ * The document table: one Document row per `doc_id` (title, facets, validity, provenance,
+ * profile). Part of the vector-store port (docs/architecture.md §2); every adapter passes
+ * `tests/contract/document-table.contract.ts`. A document's row goes with its chunks
+ * (`ChunkIndex.deleteByDoc` without `exceptVersion`).
+ */
+export interface DocumentTable {
+  /**
+   * Inserts or replaces documents by `doc_id`.
+   * @throws PermanentError `STORE_REJECTED` before `ensureSchema` or for a malformed record.
+   */
+  upsertDocuments(docs: DocumentRecord[]): Promise<void>;
+  /** The document's row, or null (also before `ensureSchema`). */
+  getDocument(docId: string): Promise<DocumentRecord | null>;
+}
+
+/** The methods of {@link DocumentTable}, for composing a store from its parts (vector-store.ts). */
+export const DOCUMENT_TABLE_METHODS = ['upsertDocuments', 'getDocument'] as const satisfies readonly (keyof DocumentTable)[];

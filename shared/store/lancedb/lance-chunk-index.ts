@@ -1,0 +1,156 @@
+import type { ChunkField, ChunkIndex, AggregateBucket, AggregateField, HybridHit, HybridQuery, ScanQuery, ScannedChunk, StoredChunk } from '../chunk-index.ts';
+import type { Filter } from '../filter.ts';
+import { checkAggregateField, checkHybridQuery, checkScanFields, checkVector, sortBuckets, validChunks } from '../validation.ts';
+import { scanChunkTable } from './chunk-scan.ts';
+import { filterToSql, sqlString } from './filter-sql.ts';
+import { countMatching, hybridSearch, readRowsById } from './hybrid-search.ts';
+import type { LanceDocumentTable } from './lance-document-table.ts';
+import { guarded, isDataError, rows, type LanceStoreState } from './lance-state.ts';
+import { CHUNK_COLUMNS, CHUNKS_TABLE, chunksToArrow, rowToChunk, rowVector } from './schema.ts';
+import { createGroupCommit, withConflictRetry, type GroupCommit } from './write-guard.ts';
+
+const byChunkId = (a: { chunk_id: string }, b: { chunk_id: string }) => (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0);
+
+/**
+ * The chunk index on LanceDB: the `chunks` table with its full-text, scalar and (once large
+ * enough) vector indexes. Searches and aggregates read through the search view; counts, reads by
+ * id and scans read the fresh handle (what writers decide on).
+ */
+export class LanceChunkIndex implements ChunkIndex {
+  /**
+   * Chunk rows of concurrent callers (documents upserted by parallel jobs), one merge-insert
+   * commit per batch of up to `writeBatchSize` rows; the index catches up in the background.
+   */
+  private readonly commits: GroupCommit<StoredChunk>;
+
+  constructor(
+    private readonly s: LanceStoreState,
+    private readonly documents: LanceDocumentTable,
+  ) {
+    this.commits = createGroupCommit<StoredChunk>({
+      keyOf: (chunk) => chunk.chunk_id,
+      maxRows: s.settings.writeBatchSize,
+      schedule: s.lock,
+      isDataError,
+      commit: (all) => this.commit(all),
+      afterCommit: () => this.afterCommit(),
+    });
+  }
+
+  async upsertChunks(chunks: StoredChunk[]): Promise<void> {
+    if (chunks.length === 0) return;
+    const table = await guarded('upsertChunks', () => this.s.tables.require(CHUNKS_TABLE));
+    const dimension = (await guarded('upsertChunks', () => this.s.tables.dimension(table))) as number;
+    // Validated per call (a malformed row fails its own caller); one row per id (merge-insert
+    // refuses duplicate source keys), the batch dedupes across calls.
+    await this.commits.submit(validChunks(chunks, dimension));
+  }
+
+  async deleteByDoc(docId: string, opts: { exceptVersion?: string } = {}): Promise<{ deletedChunks: number }> {
+    const predicate = `doc_id = ${sqlString(docId)}` + (opts.exceptVersion !== undefined ? ` AND version <> ${sqlString(opts.exceptVersion)}` : '');
+    return this.s.lock(async () => {
+      const chunks = await guarded('deleteByDoc', () => this.s.tables.open(CHUNKS_TABLE));
+      let deletedChunks = 0;
+      if (chunks) {
+        const result = await withConflictRetry('deleteByDoc', () => chunks.delete(predicate));
+        deletedChunks = result.numDeletedRows;
+        await guarded('deleteByDoc', () => this.s.searchView.advance());
+      }
+      if (opts.exceptVersion === undefined) await this.documents.deleteRow(docId);
+      return { deletedChunks };
+    });
+  }
+
+  async hybrid(q: HybridQuery): Promise<HybridHit[]> {
+    checkHybridQuery(q);
+    // Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD.
+    const where = filterToSql(q.filter);
+    const table = await guarded('hybrid', () => this.s.searchView.table());
+    if (!table) return [];
+    const dimension = (await guarded('hybrid', () => this.s.tables.dimension(table))) as number;
+    checkVector(q.vector, dimension, 'query vector');
+    const { candidateFloor, flatSearchCutoff } = this.s.settings;
+    return guarded('hybrid', () => hybridSearch(table, { ...q, where, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, caches: this.s.caches }));
+  }
+
+  async aggregate({ groupBy, filter }: { groupBy: AggregateField; filter?: Filter }): Promise<AggregateBucket[]> {
+    checkAggregateField(groupBy);
+    const where = filterToSql(filter);
+    return guarded('aggregate', async () => {
+      const table = await this.s.searchView.table();
+      if (!table) return [];
+      // LanceDB has no GROUP BY; one projected column streamed and counted here is cheap.
+      let query = table.query().select([groupBy satisfies AggregateField]);
+      if (where) query = query.where(where);
+      const counts = new Map<string, number>();
+      for await (const batch of query) {
+        const column = batch.getChild(groupBy);
+        if (!column) continue;
+        for (const value of column) {
+          const key = String(value);
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+      }
+      return sortBuckets([...counts].map(([value, count]) => ({ value, count })));
+    });
+  }
+
+  async fetchByIds(ids: string[]): Promise<StoredChunk[]> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return [];
+    return guarded('fetchByIds', async () => {
+      const table = await this.s.tables.open(CHUNKS_TABLE);
+      if (!table) return [];
+      const found = await readRowsById(table, wanted, [...CHUNK_COLUMNS, 'vector']);
+      return wanted.flatMap((id): StoredChunk[] => {
+        const row = found.get(id);
+        return row ? [{ ...rowToChunk(row), vector: rowVector(row) }] : [];
+      });
+    });
+  }
+
+  async countChunks(filter?: Filter): Promise<number> {
+    const where = filterToSql(filter);
+    return guarded('countChunks', async () => {
+      const table = await this.s.tables.open(CHUNKS_TABLE);
+      return table ? countMatching(table, where, this.s.caches.at(await table.version()).counts) : 0;
+    });
+  }
+
+  async listChunkIds(docId: string): Promise<{ chunk_id: string; version: string }[]> {
+    return guarded('listChunkIds', async () => {
+      const table = await this.s.tables.open(CHUNKS_TABLE);
+      if (!table) return [];
+      const found = await rows(table.query().where(`doc_id = ${sqlString(docId)}`).select(['chunk_id', 'version']));
+      return found.map((r) => ({ chunk_id: String(r.chunk_id), version: String(r.version) })).sort(byChunkId);
+    });
+  }
+
+  async *scanChunks<F extends ChunkField>(q: ScanQuery<F>): AsyncIterable<ScannedChunk<F>> {
+    checkScanFields(q.fields);
+    const where = filterToSql(q.filter);
+    const table = await guarded('scanChunks', () => this.s.tables.open(CHUNKS_TABLE));
+    if (table) yield* scanChunkTable(table, q, where);
+  }
+
+  /** Resolves once every batch submitted so far has settled (for closing the store). */
+  drain(): Promise<void> {
+    return this.commits.drain();
+  }
+
+  private async commit(all: StoredChunk[]): Promise<void> {
+    const table = await guarded('upsertChunks', () => this.s.tables.require(CHUNKS_TABLE));
+    const dimension = (await guarded('upsertChunks', () => this.s.tables.dimension(table))) as number;
+    const size = this.s.settings.writeBatchSize;
+    for (let start = 0; start < all.length; start += size) {
+      const data = await guarded('upsertChunks', async () => chunksToArrow(all.slice(start, start + size), dimension));
+      await withConflictRetry('upsertChunks', () => table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
+    }
+  }
+
+  private async afterCommit(): Promise<void> {
+    const table = await guarded('refresh index', () => this.s.tables.require(CHUNKS_TABLE));
+    await guarded('refresh index', () => this.s.upkeep.afterChunkWrite(table));
+    await guarded('refresh index', () => this.s.searchView.advance());
+  }
+}

@@ -23,8 +23,11 @@ const EXPLAIN = /\b(?:why|implications?|impacts?|drivers?|driving|factors?|cause
 /** Documents whose tables a figure is looked for in (the search's best; a company's reports of a year are four). */
 const MAX_TABLE_DOCUMENTS = 6;
 
-/** Most words of an answer (the figure's sentence and an explanation together). */
-const MAX_ANSWER_WORDS = 80;
+/**
+ * Most words of an answer: the figure's sentence and an explanation together, or the quoted
+ * sentences (a reader wants the answer, not the page; the passages are a click away).
+ */
+const MAX_ANSWER_WORDS = 70;
 
 /** The table passages among `chunks` (every ranked hit: a statement may rank below the prose), as answer passages. */
 async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withheld: ReadonlySet<string>, titleOf: (docId: string) => Promise<string>): Promise<AnswerChunk[]> {
@@ -117,7 +120,7 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
         ...(r.hit.chunk.table ? { table: r.hit.chunk.table } : {}),
       })),
     );
-    const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null });
+    const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null, maxWords: MAX_ANSWER_WORDS });
     const guard: AnswerGuard = { withheld: extractive.withheld };
     // The validator found no passage of the documents asked about that fits: no quote, no citation.
     if (notFound) {
@@ -126,19 +129,24 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     }
     const withheld = new Set(extractive.withheld.map((w) => w.chunkId));
     const trusted = chunks.filter((c) => !withheld.has(c.chunkId));
-    // A figure asked for, or how it went over the periods, printed in a found table: the figure
-    // from its cell, in one sentence; then, when the question also asks why, the best sentence.
-    if (!options.llm && (askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0)) {
+    // A figure printed in a found table: the figure from its cell, in one sentence; then, when the
+    // question also asks why, the best sentence. A question that does not ask for a figure gets
+    // one only from a row that says nearly all it asks (see composeFigureAnswer).
+    if (!options.llm) {
       const rankedChunks = ranked.map((r) => r.hit.chunk);
       // The documents the search settled on, best first: where a statement is looked for.
       const docIds = [...new Set(rankedChunks.map((c) => c.doc_id))].slice(0, MAX_TABLE_DOCUMENTS);
-      // Searched by the metric's words (the question's other words would find prose).
-      const metric = figureAsk(query).metric;
+      const known = new Map<string, AnswerDocument | undefined>(await Promise.all(docIds.map(async (id) => [id, await options.documentOf?.(id)] as const)));
+      // Searched by the metric's words (the question's other words, the companies' names among
+      // them, would find prose).
+      const names = [...known.values()].flatMap((d) => (d ? [...(d.organisation ? [d.organisation] : []), ...d.aliases] : []));
+      const metric = figureAsk(query, names).metric;
       const searched = options.searchTables && metric ? await options.searchTables(metric, docIds) : [];
       const seen = new Set(rankedChunks.map((c) => c.chunk_id));
       const tables = await tablePassages([...rankedChunks, ...searched.filter((c) => !seen.has(c.chunk_id))], withheld, options.titleOf);
-      const known = new Map(await Promise.all([...new Set(tables.map((c) => c.docId))].map(async (id) => [id, await options.documentOf?.(id)] as const)));
-      const figure = composeFigureAnswer(query, tables, (id) => known.get(id), extractive.lang);
+      for (const id of new Set(tables.map((c) => c.docId))) if (!known.has(id)) known.set(id, await options.documentOf?.(id));
+      const asksFigure = askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0;
+      const figure = composeFigureAnswer(query, tables, (id) => known.get(id), extractive.lang, { asksFigure });
       if (figure) {
         const text = EXPLAIN.test(query) ? withExplanation(figure, query, trusted, asOf, today) : figure;
         streamWhole(text.text);

@@ -8,10 +8,12 @@
  * asked (the prose answer is given then). Pure.
  */
 import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
-import { bestCell, figureAsk, type CandidateTable, type CellMatch, type FigureAsk } from '../figures/cell-match.ts';
+import { bestBreakdown } from '../figures/breakdown.ts';
+import { bestCell, figureAsk, labelScore, metricWords, MIN_LABEL_SCORE, namedRow, type CandidateTable, type CellMatch, type FigureAsk } from '../figures/cell-match.ts';
 import { figureSentence, figureText, labelInSentence, periodPhrase } from '../figures/figure-sentence.ts';
 import { contentWords } from '../figures/glossary.ts';
 import { periodFacts, type PeriodFacts } from '../figures/periods.ts';
+import { asksBreakdown, breakdownCues, figurePair, type FigurePair } from '../figures/question-shapes.ts';
 import type { AnswerChunk, Citation } from '../llm/extractive-answer.ts';
 import { labelPath } from '../tables/facts.ts';
 
@@ -40,6 +42,20 @@ export function asksOverPeriods(query: string): boolean {
 
 /** "latest", "most recent", "current": the latest period among the documents found. */
 const LATEST = /\b(?:latest|most\s+recent|current|newest|last)\b/iu;
+
+/** What the question is known to ask, beside its words. */
+export interface FigureQuestion {
+  /**
+   * Whether it asks for a figure ("how much", "what was … revenue", a line item the glossary
+   * knows). When it does not, a row answers only if it says nearly every word of the question's
+   * metric (PROSE_MIN_COVERAGE): a question about "legal proceedings and contingent liabilities"
+   * is not answered by "Total liabilities".
+   */
+  asksFigure: boolean;
+}
+
+/** Least share of a non-figure question's metric words a row must say to answer it. */
+const PROSE_MIN_COVERAGE = 0.6;
 
 /** A table passage with its document. */
 interface TablePassage {
@@ -102,26 +118,26 @@ function pointPeriod(header: string, documentEnd: string): string {
  * names it by, the same row (by its words) and the same kind of figure in the others, so a
  * series never mixes a ratio into amounts. Null when fewer than two documents have it.
  */
-function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentOf: (docId: string) => AnswerDocument | undefined): FigureAnswer | null {
+function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentOf: (docId: string) => AnswerDocument | undefined, minCoverage: number): FigureAnswer | null {
   const byDoc = new Map<string, TablePassage[]>();
   for (const t of tables) byDoc.set(t.chunk.docId, [...(byDoc.get(t.chunk.docId) ?? []), t]);
   const found: { passage: TablePassage; match: CellMatch; end: string }[] = [];
   for (const [docId, passages] of byDoc) {
     const end = documentOf(docId)?.periodEnd ?? null;
     if (!end) continue;
-    const own: FigureAsk = { metric: ask.metric, period: { ...NO_PERIOD, endDate: end } };
-    const match = bestCell(own, passages.map((p) => ({ table: p.chunk.table, documentEnd: end, rank: p.rank })));
+    const own: FigureAsk = { ...ask, period: { ...NO_PERIOD, endDate: end } };
+    const match = bestCell(own, passages.map((p) => ({ table: p.chunk.table, documentEnd: end, rank: p.rank })), { minCoverage });
     if (match) found.push({ passage: passages[match.table] as TablePassage, match, end });
   }
   // The anchor: the row that names the metric best (then the best-ranked document's); the others
   // must name the same row and figure kind.
   const anchor = [...found].sort((a, b) => b.match.labelScore - a.match.labelScore || a.passage.rank - b.passage.rank)[0];
   if (!anchor) return null;
-  const anchorRow = anchor.passage.chunk.table.rows[anchor.match.row] as TableRow;
+  const anchorRow = namedRow(anchor.passage.chunk.table.rows[anchor.match.row] as TableRow);
   const anchorWords = contentWords(anchorRow.label).join(' ');
   const anchorKind = kindOf(anchor.passage.chunk.table, anchor.match.cell);
   const points = found.filter((p) => {
-    const r = p.passage.chunk.table.rows[p.match.row] as TableRow;
+    const r = namedRow(p.passage.chunk.table.rows[p.match.row] as TableRow);
     return contentWords(r.label).join(' ') === anchorWords && kindOf(p.passage.chunk.table, p.match.cell) === anchorKind;
   });
   if (points.length < 2) return null;
@@ -131,7 +147,7 @@ function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentO
   const citations: Citation[] = [];
   const parts = points.map((p, i) => {
     const table = p.passage.chunk.table;
-    const r = table.rows[p.match.row] as TableRow;
+    const r = namedRow(table.rows[p.match.row] as TableRow);
     const column = table.columns[p.match.column] ?? '';
     citations.push(citationOf(i + 1, p.passage.chunk, r, column, p.match.cell));
     return `${figureText(table, r, p.match.cell)} ${pointPeriod(column, p.end)} [${i + 1}]`;
@@ -147,7 +163,14 @@ function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentO
  * The figure answer for `query` from the table passages among `chunks` (ranked, best first), or
  * null. `documentOf` gives what is known of each passage's document.
  */
-export function composeFigureAnswer(query: string, chunks: readonly AnswerChunk[], documentOf: (docId: string) => AnswerDocument | undefined, lang: 'en' | 'ko'): FigureAnswer | null {
+export function composeFigureAnswer(
+  query: string,
+  chunks: readonly AnswerChunk[],
+  documentOf: (docId: string) => AnswerDocument | undefined,
+  lang: 'en' | 'ko',
+  options: FigureQuestion = { asksFigure: true },
+): FigureAnswer | null {
+  const minCoverage = options.asksFigure ? 0 : PROSE_MIN_COVERAGE;
   const tables: TablePassage[] = chunks.flatMap((chunk, rank) => (chunk.table ? [{ chunk: chunk as AnswerChunk & { table: DocTable }, rank }] : []));
   if (tables.length === 0) return null;
   const names = [
@@ -161,24 +184,102 @@ export function composeFigureAnswer(query: string, chunks: readonly AnswerChunk[
   const ask = figureAsk(query, names);
   if (ask.metric === '') return null;
   if (OVER_PERIODS.test(query) && ask.period.endDate === null) {
-    const series = seriesAnswer(ask, tables, documentOf);
+    const series = seriesAnswer(ask, tables, documentOf, minCoverage);
     if (series) return series;
   }
-  const ends = [...new Set(tables.map((t) => documentOf(t.chunk.docId)?.periodEnd).filter((e): e is string => typeof e === 'string'))];
-  const asked: FigureAsk = { ...ask, period: askedPeriod(query, ask, ends) };
-  // A quarter or year named without a date ("Q1 2023") is read by the search's routing (fiscal,
-  // filed or calendar): the figure comes from the document it put first.
-  const namedNoDate = ask.period.endDate === null && (ask.period.quarter !== null || ask.period.year !== null);
-  const firstDoc = chunks[0]?.docId;
-  const pool = namedNoDate && firstDoc && tables.some((t) => t.chunk.docId === firstDoc) ? tables.filter((t) => t.chunk.docId === firstDoc) : tables;
-  const candidates: CandidateTable[] = pool.map((t) => ({ table: t.chunk.table, documentEnd: documentOf(t.chunk.docId)?.periodEnd ?? null, rank: t.rank }));
-  const match = bestCell(asked, candidates);
+  const pool = poolOf(query, ask, tables, chunks[0]?.docId, documentOf);
+  if (asksBreakdown(query)) {
+    const answer = breakdownAnswer(ask, pool, breakdownCues(query), documentOf, lang);
+    if (answer) return answer;
+  }
+  const pair = figurePair(query);
+  if (pair) {
+    const answer = pairAnswer(pair, names, pool, documentOf, lang, minCoverage);
+    if (answer) return answer;
+  }
+  const match = bestCell({ ...ask, period: pool.period }, pool.candidates, { minCoverage });
   if (!match) return null;
-  const { chunk } = pool[match.table]!;
-  const row = chunk.table.rows[match.row]!;
+  const one = cellSentence(pool, match, 1, documentOf, lang);
+  return { text: one.sentence, citations: [one.citation] };
+}
+
+/** The tables a figure is read from, as candidates, and the period asked for. */
+interface Pool {
+  passages: TablePassage[];
+  candidates: CandidateTable[];
+  period: PeriodFacts;
+}
+
+/**
+ * The passages a single-period figure is read from: every table passage, or — for a quarter or
+ * year named without a date ("Q1 2023"), which the search's routing read as fiscal, filed or
+ * calendar — those of the document it put first. "Latest" is the latest period end found.
+ */
+function poolOf(query: string, ask: FigureAsk, tables: readonly TablePassage[], firstDoc: string | undefined, documentOf: (docId: string) => AnswerDocument | undefined): Pool {
+  const ends = [...new Set(tables.map((t) => documentOf(t.chunk.docId)?.periodEnd).filter((e): e is string => typeof e === 'string'))];
+  const namedNoDate = ask.period.endDate === null && (ask.period.quarter !== null || ask.period.year !== null);
+  const passages = namedNoDate && firstDoc && tables.some((t) => t.chunk.docId === firstDoc) ? tables.filter((t) => t.chunk.docId === firstDoc) : [...tables];
+  const candidates = passages.map((t) => ({ table: t.chunk.table, documentEnd: documentOf(t.chunk.docId)?.periodEnd ?? null, rank: t.rank }));
+  return { passages, candidates, period: askedPeriod(query, ask, ends) };
+}
+
+/** A matched cell's sentence (its period from the document when the header names no date) and citation `[n]`. */
+function cellSentence(pool: Pool, match: Pick<CellMatch, 'table' | 'row' | 'column' | 'cell'>, n: number, documentOf: (docId: string) => AnswerDocument | undefined, lang: 'en' | 'ko'): { sentence: string; citation: Citation; row: TableRow; table: DocTable } {
+  const { chunk } = pool.passages[match.table] as TablePassage;
+  const row = namedRow(chunk.table.rows[match.row] as TableRow);
   const column = chunk.table.columns[match.column] ?? '';
   const end = documentOf(chunk.docId)?.periodEnd ?? null;
   const period = end && !periodFacts(column).endDate ? pointPeriod(column, end) : undefined;
-  const sentence = figureSentence({ organisation: documentOf(chunk.docId)?.organisation ?? null, table: chunk.table, row, column: match.column, cell: match.cell, n: 1, lang, ...(period ? { period } : {}) });
-  return { text: sentence, citations: [citationOf(1, chunk, row, column, match.cell)] };
+  const sentence = figureSentence({ organisation: documentOf(chunk.docId)?.organisation ?? null, table: chunk.table, row, column: match.column, cell: match.cell, n, lang, ...(period ? { period } : {}) });
+  return { sentence, citation: citationOf(n, chunk, row, column, match.cell), row, table: chunk.table };
+}
+
+/**
+ * A part against its whole ("What percentage of total revenue did Services contribute?"): the
+ * part's figure, then its share of the whole computed from the two cited cells. The part is a row
+ * naming the part's own words (the whole's words break ties: Services under "Net sales", not
+ * under "Cost of sales"); the whole is the row naming the whole, in the same period. When the
+ * tables give the part but not the whole, the part is stated and the answer says so.
+ */
+function pairAnswer(pair: FigurePair, names: readonly string[], pool: Pool, documentOf: (docId: string) => AnswerDocument | undefined, lang: 'en' | 'ko', minCoverage: number): FigureAnswer | null {
+  const partOwn = metricWords(pair.part, names);
+  const wholeMetric = metricWords(pair.whole, names);
+  if (partOwn === '' || wholeMetric === '') return null;
+  const whole = bestCell({ metric: wholeMetric, period: pool.period }, pool.candidates, { minCoverage });
+  const part = bestCell({ metric: `${partOwn} ${wholeMetric}`, period: pool.period }, pool.candidates, {
+    minCoverage,
+    accept: (row) => labelScore(partOwn, row) >= MIN_LABEL_SCORE,
+    exclude: whole ? { table: whole.table, row: whole.row } : undefined,
+  });
+  if (!part) return null;
+  const stated = cellSentence(pool, part, 1, documentOf, lang);
+  if (lang !== 'en') return { text: stated.sentence, citations: [stated.citation] };
+  if (!whole) return { text: `${stated.sentence} No cited table gives its ${wholeMetric} for that period.`, citations: [stated.citation] };
+  const of = cellSentence(pool, whole, 2, documentOf, lang);
+  const partValue = part.cell.value ?? 0;
+  const wholeValue = whole.cell.value ?? 0;
+  const comparable = wholeValue > 0 && partValue >= 0 && kindOf(stated.table, part.cell) === 'amount' && kindOf(of.table, whole.cell) === 'amount' && stated.table.scale === of.table.scale;
+  const wholeText = `${labelInSentence(of.row.label)} of ${figureText(of.table, of.row, whole.cell)} [2]`;
+  const share = comparable ? `${shareText((partValue / wholeValue) * 100)} of ${wholeText}` : `against ${wholeText}`;
+  return { text: `${stated.sentence.replace(/\.$/u, '')}, ${share}.`, citations: [stated.citation, of.citation] };
+}
+
+/** A share as a reader writes it, to one decimal ("34.9%"). */
+function shareText(pct: number): string {
+  return `${pct.toFixed(1)}%`;
+}
+
+/**
+ * How a total divides ("the revenue breakdown across its segments"): the total's sentence, then
+ * each part with its figure, all from one column of one table whose parts add up to the total.
+ */
+function breakdownAnswer(ask: FigureAsk, pool: Pool, cues: readonly string[], documentOf: (docId: string) => AnswerDocument | undefined, lang: 'en' | 'ko'): FigureAnswer | null {
+  const found = bestBreakdown({ ...ask, period: pool.period }, pool.candidates, cues);
+  if (!found) return null;
+  const stated = cellSentence(pool, { table: found.table, row: found.total.row, column: found.column, cell: found.total.cell }, 1, documentOf, lang);
+  const parts = found.parts.map((p) => {
+    const row = stated.table.rows[p.row] as TableRow;
+    return `${lang === 'en' ? labelInSentence(row.label) : row.label} ${figureText(stated.table, row, p.cell)}`;
+  });
+  return { text: `${stated.sentence.replace(/\.$/u, '')}: ${parts.join('; ')}.`, citations: [stated.citation] };
 }

@@ -35,6 +35,12 @@ export interface CellMatch {
 export interface FigureAsk {
   metric: string;
   period: PeriodFacts;
+  /**
+   * Words the question puts right before a line item the glossary knows, narrowing it: "potential"
+   * in "potential liabilities", "cloud" in "cloud revenue". A row that does not say them is not
+   * that item, though the glossary matches the rest ("Total liabilities", "Total revenue").
+   */
+  qualifiers?: readonly string[];
 }
 
 /**
@@ -51,25 +57,74 @@ const NOT_METRIC = new Set([
   'compare', 'compared', 'comparing', 'comparison', 'across', 'between', 'versus', 'vs', 'relative', 'significant', 'substantial', 'considerable', 'major', 'key', 'main', 'generated', 'generate',
   'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
   'implication', 'implications', 'impact', 'impacts', 'driver', 'drivers', 'factor', 'factors', 'cause', 'causes', 'reason', 'reasons', 'mean', 'means', 'suggest', 'indicate', 'level', 'levels', 'figure',
-  'if', 'so', 'why', 'when', 'where', 'who', 'whom', 'whose', 'not', 'no', 'yes', 'also', 'both', 'such', 'other', 'then', 'there', 'here', 'out', 'up', 'down', 'about', 'within', 'under', 'after', 'before', 'since', 'while',
+  'one', 'ones', 'qs', 'ks', 'if', 'so', 'why', 'when', 'where', 'who', 'whom', 'whose', 'not', 'no', 'yes', 'also', 'both', 'such', 'other', 'then', 'there', 'here', 'out', 'up', 'down', 'about', 'within', 'under', 'after', 'before', 'since', 'while',
 ]);
 
 /**
- * The metric and the period a figure question asks about. `names` are the organisation names the
- * question was routed by (they are not the metric); numbers and dates are the period's.
+ * Where a question goes on to ask something else: ", and how did it change", "? What drove it".
+ * The metric is what the first clause that names something asks for.
  */
-export function figureAsk(question: string, names: readonly string[] = []): FigureAsk {
+const FOLLOW_UP = /[?;]\s+|\.\s+(?=\p{Lu})|,?\s+(?:and|but|while|also)\s+(?=(?:how|what|why|which|where|when|did|does|do|is|are|was|were|has|have|can|could)\b)|,\s+(?=(?:how|what|why|which|and\s+what|and\s+how)\b)/iu;
+
+/** The metric words of one clause: its words less question words, periods, numbers and `names`. */
+export function metricWords(clause: string, names: readonly string[] = []): string {
   // "Apple's" is Apple: the possessive goes before names are taken out.
-  let q = ` ${glossaryForm(question.replace(/['’]s\b/gu, ''))} `;
+  let q = ` ${glossaryForm(clause.replace(/['’]s\b/gu, ''))} `;
   for (const name of names) {
     const n = glossaryForm(name);
     if (n) q = q.replaceAll(` ${n} `, ' ');
   }
-  const metric = q
+  return q
     .split(' ')
     .filter((w) => w !== '' && !NOT_METRIC.has(w) && !/^\d+$/u.test(w) && !/^(?:19|20)\d{2}$/u.test(w))
     .join(' ');
-  return { metric, period: periodFacts(question) };
+}
+
+/** Words before a line item that do not narrow it ("segment revenue", "consolidated net income"). */
+const GENERIC_QUALIFIERS = new Set(['segment', 'segments', 'business', 'businesses', 'consolidated', 'overall', 'reported', 'gaap', 'company', 'group', 'total', 'aggregate', 'combined', 'whole', 'entire', 'actual', 'related', 'corresponding', 'respective', 'approximate', 'its', 'their', 'our']);
+
+/** The qualifiers of the glossary's line items in `clause` (see {@link FigureAsk.qualifiers}). */
+export function glossaryQualifiers(clause: string, names: readonly string[] = []): string[] {
+  let q = ` ${glossaryForm(clause.replace(/['’]s\b/gu, ''))} `;
+  for (const name of names) {
+    const n = glossaryForm(name);
+    if (n) q = q.replaceAll(` ${n} `, ' ');
+  }
+  const tokens = q.trim().split(' ');
+  const out = new Set<string>();
+  for (const group of SYNONYM_GROUPS) {
+    // Every mention of the item must be narrowed: "revenue from its semiconductor sales" asks for
+    // revenue, whatever "semiconductor" says about "sales".
+    const before: (string | null)[] = [];
+    for (const member of group) {
+      const m = glossaryForm(member).split(' ');
+      for (let i = 0; i + m.length <= tokens.length; i++) {
+        if (!m.every((w, k) => tokens[i + k] === w)) continue;
+        const prev = i > 0 ? (tokens[i - 1] as string) : '';
+        const word = contentWords(prev)[0];
+        const narrows = word && !NOT_METRIC.has(prev) && !GENERIC_QUALIFIERS.has(prev) && !GLOSSARY_WORDS.has(word) && !/^\d/u.test(prev);
+        before.push(narrows ? word : null);
+      }
+    }
+    if (before.length > 0 && before.every((w) => w !== null)) for (const w of before) out.add(w as string);
+  }
+  return [...out];
+}
+
+/**
+ * The metric and the period a figure question asks about. `names` are the organisation names the
+ * question was routed by (they are not the metric); numbers and dates are the period's. The
+ * metric is the first clause's that names one ("total net sales" in "What were total net sales,
+ * and how did services contribute?"); the period is read from the whole question.
+ */
+export function figureAsk(question: string, names: readonly string[] = []): FigureAsk {
+  const clauses = question.split(FOLLOW_UP).filter((c) => c.trim() !== '');
+  // A clause naming a line item the glossary knows is the metric's, over a lead-in ("Comparing
+  // the most recent quarter to previous ones, how has R&D changed?").
+  const chosen = clauses.findIndex((c) => groupsOf(metricWords(c, names)).length > 0);
+  const clause = clauses[chosen >= 0 ? chosen : clauses.findIndex((c) => metricWords(c, names) !== '')] ?? '';
+  const metric = metricWords(clause, names);
+  return { metric, period: periodFacts(question), qualifiers: glossaryQualifiers(clause, names) };
 }
 
 /**
@@ -86,6 +141,10 @@ export function labelScore(metric: string, row: TableRow): number {
   if (want.length === 0 || own.length === 0) return 0;
   const wanted = new Set(want);
   const metricGroups = groupsOf(metric);
+  // A row naming another line item the glossary knows is not this one, whatever words they share
+  // ("Total cost of sales" for "net sales", "Net income per share" for "net income").
+  const rowGroups = groupsOf(row.label);
+  if (metricGroups.length > 0 && rowGroups.length > 0 && !rowGroups.some((g) => metricGroups.includes(g))) return 0;
   const synonym = metricGroups.some((g) => groupsNamedBy(row.label).includes(g));
   const parentSynonym = metricGroups.some((g) => row.parents.some((p) => groupsNamedBy(p).includes(g)));
   // How much of the row's own name the question says (its head noun required)…
@@ -98,15 +157,47 @@ export function labelScore(metric: string, row: TableRow): number {
   const asked = want.filter((w) => context.has(w)).length / want.length;
   const covered = Math.max(asked, synonym ? 0.75 : 0, parentSynonym ? Math.min(1, asked + 0.34) : 0);
   let score = 0.5 * named + 0.5 * covered;
-  // A row the question names by a word of its own, not a glossary word, is the one it means:
-  // "iPhone" in "revenue from iPhone sales", over "Total net sales".
-  if (own.some((w) => wanted.has(w) && !GLOSSARY_WORDS.has(w))) score += 0.1;
+  // A row the question names by words of its own, not glossary words, is the one it means:
+  // "iPhone" in "revenue from iPhone sales", over "Total net sales"; two such words ("data
+  // center") over one ("Center" of another segment).
+  score += 0.1 * Math.min(2, new Set(own.filter((w) => wanted.has(w) && !GLOSSARY_WORDS.has(w))).size);
   if (/\btotal\b/iu.test(metric) && /^total\b/iu.test(row.label.trim())) score += 0.05;
   return Math.max(0, Math.min(1, score));
 }
 
+/**
+ * The share of the metric's words a row says, by its label, its group headings or a glossary
+ * synonym of either: what keeps a question about "legal proceedings and contingent liabilities"
+ * from being answered by the balance sheet's "Total liabilities", which names one of its words.
+ */
+export function coverage(metric: string, row: TableRow): number {
+  const want = contentWords(metric);
+  if (want.length === 0) return 0;
+  const names = [row.label, ...row.parents];
+  const context = new Set(contentWords(names.join(' ')));
+  const groups = new Set(names.flatMap((n) => groupsOf(n)));
+  const synonyms = new Set(SYNONYM_GROUPS.filter((_, i) => groups.has(i)).flatMap((g) => g.flatMap((m) => contentWords(m))));
+  return want.filter((w) => context.has(w) || synonyms.has(w)).length / want.length;
+}
+
+/**
+ * A row as its name reads: a bare "Total" (no word of its own) names the group it closes —
+ * "Total" under "Revenue" is "Total Revenue" — and sits under the headings above that group.
+ */
+export function namedRow(row: TableRow): TableRow {
+  if (contentWords(row.label).length > 0 || row.parents.length === 0) return row;
+  const parent = (row.parents[row.parents.length - 1] as string).replace(/[:：]\s*$/u, '');
+  return { ...row, label: `${row.label.trim()} ${parent}`.trim(), parents: row.parents.slice(0, -1) };
+}
+
 /** Every word of the glossary: words many rows share ("sales", "income", "cash"). */
 const GLOSSARY_WORDS = new Set(SYNONYM_GROUPS.flatMap((g) => g.flatMap((m) => contentWords(m))));
+
+/** A heading over changes in balances, not the balances ("Changes in operating assets and liabilities:"). */
+const CHANGES_IN = /\b(?:changes?|increase|decrease)\s+(?:\(decrease\)\s+)?in\b/iu;
+
+/** A row that sums a statement's section, never one of its changes, though printed under their heading. */
+const SUMMARY_ROW = /^\s*(?:net\s+cash|total|subtotal|cash\s+and\s+cash\s+equivalents)\b/iu;
 
 /** Least row score for an answer from a table: below it the table does not name what was asked. */
 export const MIN_LABEL_SCORE = 0.7;
@@ -119,12 +210,23 @@ function isPercentCell(table: DocTable, cell: TableCell): boolean {
   return /%/u.test(cell.text) || table.unit === '%';
 }
 
+/** What else a cell must satisfy (see {@link bestCell}). */
+export interface CellOptions {
+  /** Least share of the metric's words the row must say (see {@link coverage}). @defaultValue 0 */
+  minCoverage?: number;
+  /** A further test of the row (as {@link namedRow} names it). */
+  accept?: (row: TableRow) => boolean;
+  /** A row that is not the answer (the whole, when its part is looked for). */
+  exclude?: { table: number; row: number } | undefined;
+}
+
 /**
  * The best cell for `ask` among `tables`: a row naming the metric (labelScore ≥ MIN_LABEL_SCORE),
  * in a column whose period fits, holding a number. Ties go to the better-ranked passage, then
  * the earlier row and column (statements print the current period first). Null when none.
  */
-export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[]): CellMatch | null {
+export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[], options: CellOptions = {}): CellMatch | null {
+  const minCoverage = options.minCoverage ?? 0;
   let best: CellMatch | null = null;
   // Words of the question that name a row of their own ("iPhone", "Services", "Gaming"): when
   // some row is named by one, a row that is not (the total) is not what was asked.
@@ -132,10 +234,20 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[]): Cel
   const specific = new Set(tables.flatMap((t) => t.table.rows.flatMap((r) => contentWords(r.label).filter((w) => asked.has(w)))));
   tables.forEach((candidate, t) => {
     const columns = candidate.table.columns.map((header) => periodFacts(header));
-    candidate.table.rows.forEach((row, r) => {
+    candidate.table.rows.forEach((printed, r) => {
+      const row = namedRow(printed);
       const named = specific.size === 0 || contentWords(row.label).some((w) => specific.has(w));
-      const label = labelScore(ask.metric, row) * (named ? 1 : 0.8);
+      // A total, when the question names a part some row names, is not what it asks; nor is a
+      // change in a balance (a cash flow statement's "Changes in … Inventories") its level.
+      const label = labelScore(ask.metric, row) * (named ? 1 : 0.78) * (row.parents.some((p) => CHANGES_IN.test(p)) && !SUMMARY_ROW.test(row.label) ? 0.85 : 1);
       if (label < MIN_LABEL_SCORE) return;
+      if (minCoverage > 0 && coverage(ask.metric, row) < minCoverage) return;
+      if (options.accept && !options.accept(row)) return;
+      if (ask.qualifiers && ask.qualifiers.length > 0) {
+        const says = new Set(contentWords([...row.parents, row.label].join(' ')));
+        if (ask.qualifiers.some((w) => !says.has(w))) return;
+      }
+      if (options.exclude && options.exclude.table === t && options.exclude.row === r) return;
       row.cells.forEach((cell, c) => {
         if (!cell || cell.value === null) return;
         // A figure with words in it ("3.9pts", "2.1x", "45 bps") is a difference or a multiple, not an amount.
@@ -145,9 +257,10 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[]): Cel
         const period = periodFit(columns[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
         if (period === 0) return;
         // A primary statement is where a line item's figure is reported; the same label in a
-        // note's breakdown (stock compensation by line item) is a part of it.
-        const primary = isStatementTitle(candidate.table.title) ? 0.05 : 0;
-        const score = label * 0.6 + period * 0.3 + 0.1 * (1 / (1 + candidate.rank)) + primary;
+        // note's breakdown (stock compensation by line item) is a part of it. It outweighs the
+        // passages' rank, which only breaks ties.
+        const primary = isStatementTitle(candidate.table.title) ? 0.06 : 0;
+        const score = label * 0.6 + period * 0.3 + 0.05 / (1 + candidate.rank) + primary;
         if (!best || score > best.score + 1e-9) best = { table: t, row: r, column: c, cell, labelScore: label, periodScore: period, score };
       });
     });

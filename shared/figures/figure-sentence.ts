@@ -4,6 +4,7 @@
  * Pure.
  */
 import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import { contentWords, groupsOf } from './glossary.ts';
 
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;
 
@@ -27,6 +28,17 @@ export function labelInSentence(label: string): string {
   const l = label.replace(/[:：]\s*$/u, '').replace(/\s+/gu, ' ').trim();
   const first = l.split(' ')[0] ?? '';
   return /^\p{Lu}[\p{Ll}\d]/u.test(first) && !/^\p{Lu}+$/u.test(first) ? `${first.toLowerCase()}${l.slice(first.length)}` : l;
+}
+
+/**
+ * A row's name as a sentence says it: a part printed under a short heading naming a line item
+ * says what it is a part of ("Services" under "Net sales:" is "Services net sales", not the
+ * "Services" under "Cost of sales:"); any other row is its label.
+ */
+export function spokenLabel(row: TableRow): string {
+  const parent = row.parents[row.parents.length - 1]?.replace(/[:：]\s*$/u, '').trim();
+  if (!parent || groupsOf(row.label).length > 0 || groupsOf(parent).length === 0 || contentWords(parent).length > 2) return row.label;
+  return `${row.label.replace(/[:：]\s*$/u, '').trim()} ${parent.toLowerCase()}`;
 }
 
 /**
@@ -59,9 +71,10 @@ export function figureSentence(input: { organisation: string | null; table: DocT
   const header = table.columns[input.column] ?? '';
   const figure = figureText(table, row, cell);
   if (input.lang !== 'en') return `${row.label.replace(/[:：]\s*$/u, '')} (${header}): ${figure} [${input.n}]`;
-  const label = labelInSentence(row.label);
+  const spoken = spokenLabel(row);
+  const label = labelInSentence(spoken);
   const owner = input.organisation ? `${input.organisation.trim()}’s ` : '';
   const subject = owner ? `${owner}${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
   const period = input.period ?? periodPhrase(header);
-  return `${subject}${period ? ` ${period}` : ''} ${verb(row.label)} ${figure} [${input.n}].`;
+  return `${subject}${period ? ` ${period}` : ''} ${verb(spoken)} ${figure} [${input.n}].`;
 }

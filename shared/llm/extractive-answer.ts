@@ -92,10 +92,10 @@ const MAX_SENTENCE_CHARS = 400;
 /** Share of a sentence's score that comes from its passage's rank (first passage 1, last ≈ 0). */
 const RANK_WEIGHT = 0.1;
 /** Sentences stating an amount or a percentage get this much more when the question is about figures. */
-const FIGURE_BONUS = 0.15;
+const FIGURE_BONUS = 0.25;
 const FIGURE_IN_SENTENCE = /(?:[$€£¥₩]\s?\d|\d(?:[\d,.]*)\s?(?:%|percent|million|billion|thousand|원|억|만))/iu;
 /** Questions about amounts, rates, changes or results over periods. */
-const FIGURE_TOPIC = /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rate|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?|얼마|금액|비율)\b/iu;
+const FIGURE_TOPIC = /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?|얼마|금액|비율)\b/iu;
 /**
  * Sections that are a filing's formalities — certifications, signatures, exhibit indexes — state
  * what every filing states and answer nothing about the company: their sentences weigh half.

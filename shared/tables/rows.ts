@@ -122,7 +122,12 @@ function indentLevels(rows: readonly ReadRow[]): number[] {
   return starts;
 }
 
-/** Levels from indentation, and parents: the open group headings (rows without figures) above each row. */
+/**
+ * Levels from indentation, and parents: the open group headings (rows without figures) above each
+ * row. A heading printed at the indentation of the figure rows right under it ("Revenue" over
+ * "Intelligent Cloud  24,259" in a segment table) heads a flat group: it stays open for the rows at
+ * its level until a total closes it or another heading at its level or left of it opens.
+ */
 function withHierarchy(rows: readonly ReadRow[]): ReadRow[] {
   const starts = indentLevels(rows);
   const levelOf = (x: number): number => {
@@ -132,14 +137,21 @@ function withHierarchy(rows: readonly ReadRow[]): ReadRow[] {
     });
     return level;
   };
-  const open: Array<{ label: string; level: number }> = [];
-  return rows.map((r) => {
-    const level = r.row.label === '' ? 0 : levelOf(r.x);
-    while (open.length > 0 && (open[open.length - 1]?.level ?? 0) >= level) open.pop();
+  const levels = rows.map((r) => (r.row.label === '' ? 0 : levelOf(r.x)));
+  const hasFigures = (r: ReadRow): boolean => r.row.cells.some((c) => c !== null);
+  const open: Array<{ label: string; level: number; flat: boolean }> = [];
+  return rows.map((r, i) => {
+    const level = levels[i] as number;
+    const figures = hasFigures(r);
+    const closes = (o: { level: number; flat: boolean }): boolean => (o.flat ? level < o.level || (!figures && level <= o.level) : o.level >= level);
+    while (open.length > 0 && closes(open[open.length - 1] as { level: number; flat: boolean })) open.pop();
     const parents = open.map((o) => o.label);
-    const hasFigures = r.row.cells.some((c) => c !== null);
-    if (!hasFigures && r.row.label !== '') open.push({ label: r.row.label, level });
-    else if (TOTAL.test(r.row.label) && open.length > 0) open.pop();
+    if (!figures && r.row.label !== '') {
+      const next = rows.slice(i + 1).findIndex((n) => n.row.label !== '');
+      const nextRow = next >= 0 ? rows[i + 1 + next] : undefined;
+      const flat = nextRow !== undefined && hasFigures(nextRow) && levels[i + 1 + next] === level;
+      open.push({ label: r.row.label, level, flat });
+    } else if (TOTAL.test(r.row.label) && open.length > 0) open.pop();
     return { ...r, row: { ...r.row, level, parents } };
   });
 }

@@ -136,6 +136,37 @@ describe('a statement table read back as data', () => {
     expect(row('Other income/(expense), net')?.cells[3]).toMatchObject({ text: '—', value: null });
   });
 
+  it('a heading printed level with the figure rows under it heads them until their total (a segment table)', async () => {
+    const SEGMENTS: FixtureTable = {
+      title: 'SEGMENT INFORMATION',
+      caption: '(In millions)',
+      header: PERIODS,
+      rows: [
+        { label: 'Revenue' },
+        { label: 'Productivity and Business Processes', figures: ['18,592', '16,600', '53,447', '47,996'], dollar: true },
+        { label: 'Intelligent Cloud', figures: ['24,259', '20,864', '68,929', '60,080'] },
+        { label: 'Total', figures: ['42,851', '37,464', '122,376', '108,076'], dollar: true },
+        { label: 'Operating income' },
+        { label: 'Intelligent Cloud', figures: ['10,526', '8,779', '29,590', '25,982'] },
+        { label: 'Total', figures: ['17,211', '14,890', '48,601', '43,132'] },
+        { label: 'Headcount', figures: ['221', '181', '221', '181'] },
+      ],
+    };
+    const { tables } = await run([pageOf([(t) => tableRuns(font, SEGMENTS, t)])]);
+    const t = tables[0]?.table as DocTable;
+    expect(t.rows.map((r) => [r.label, r.parents])).toEqual([
+      ['Revenue', []],
+      ['Productivity and Business Processes', ['Revenue']],
+      ['Intelligent Cloud', ['Revenue']],
+      ['Total', ['Revenue']],
+      ['Operating income', []],
+      ['Intelligent Cloud', ['Operating income']],
+      ['Total', ['Operating income']],
+      // The total closed the group: what follows is under no heading.
+      ['Headcount', []],
+    ]);
+  });
+
   it('is its own chunk: Markdown body, the table as data, its lines out of the prose, row facts searchable', async () => {
     const out = await run([page()]);
     const tableChunks = out.chunks.filter((c) => c.table);

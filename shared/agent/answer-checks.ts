@@ -115,6 +115,12 @@ export interface StatedAnswer {
   cited: readonly FitPassage[];
   /** The documents the question is about (the routing's choice), or null when it names none. */
   wantedDocIds: ReadonlySet<string> | null;
+  /**
+   * Every figure the answer states must be printed in a cited passage (a model's answer: it may
+   * compute or misread). Otherwise one printed figure suffices: Quarry's own computed shares come
+   * from cited cells.
+   */
+  everyFigure?: boolean;
 }
 
 /** The answer's own words: citation markers and a leading qualifier ("For the period ended …:") removed. */
@@ -138,10 +144,12 @@ export function answerStatesWhatWasAsked(a: StatedAnswer): { ok: boolean; proble
   const kind = askedAnswerKind(a.question);
   const said = statement(a.text);
   if (kind && !holdsAnswerKind(said, kind)) problems.push(`the answer states no ${kind}`);
-  if (kind === 'figure') {
-    const figures = (said.replace(NOT_A_FIGURE, ' ').match(/\d[\d,]*(?:\.\d+)?/gu) ?? []).map((f) => f.replace(/,/gu, ''));
-    const printed = a.cited.map((c) => c.body.replace(/,/gu, ''));
-    if (figures.length > 0 && !figures.some((f) => printed.some((b) => b.includes(f)))) problems.push('no figure of the answer is printed in a cited passage');
-  }
+  const figures = (said.replace(NOT_A_FIGURE, ' ').match(/\d[\d,]*(?:\.\d+)?/gu) ?? []).map((f) => f.replace(/,/gu, ''));
+  const printed = a.cited.map((c) => c.body.replace(/,/gu, ''));
+  const isPrinted = (f: string): boolean => printed.some((b) => b.includes(f));
+  if (a.everyFigure) {
+    const unprinted = [...new Set(figures.filter((f) => !isPrinted(f)))];
+    if (unprinted.length > 0) problems.push(`figure(s) ${unprinted.slice(0, 3).join(', ')} of the answer are printed in no cited passage`);
+  } else if (kind === 'figure' && figures.length > 0 && !figures.some(isPrinted)) problems.push('no figure of the answer is printed in a cited passage');
   return { ok: problems.length === 0, problems };
 }

@@ -179,6 +179,6 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
       validTo: c.validTo,
     }));
     streamer?.finish(text);
-    return { text, citations, dateQualifier: extractive.dateQualifier, guard: { ...guard, removed } };
+    return { text, citations, dateQualifier: extractive.dateQualifier, guard: { ...guard, removed, byModel: true } };
   };
 }

@@ -225,6 +225,7 @@ export async function answerer(s: AgentStateType, deps: AgentDeps, observer?: { 
     text: out.text,
     cited: out.citations.map((c) => ({ docId: c.docId, body: bodies.get(c.chunkId) ?? c.cell?.text ?? '' })),
     wantedDocIds: s.scope && s.scope.docIds.length > 0 ? new Set(s.scope.docIds) : null,
+    everyFigure: out.guard?.byModel === true,
   });
   const validated = s.validated && stated.ok;
   return {

@@ -43,6 +43,8 @@ export interface AnswerGuard {
   withheld: Array<{ chunkId: string; cues: string[] }>;
   /** Links, images, URLs and HTML removed from the model's output, by kind (no model: absent). */
   removed?: SanitizeReport;
+  /** The text was written by a model: every figure it states must be printed in a cited passage. */
+  byModel?: boolean;
 }
 
 /** Everything the graph's nodes call: retrieval, memory, answering, recording. */
@@ -60,6 +62,12 @@ export interface AgentDeps {
    * periods and forms it names (see `createDocumentDirectory`). Absent: no document routing.
    */
   documents?(): Promise<DirectoryEntry[]>;
+  /**
+   * A passage a document answering the question would print, written by the model, searched too
+   * when the question's wording is far from what the first search found (HyDE, see hyde.ts).
+   * Absent (no model): the first search is all.
+   */
+  hypothetical?(question: string): Promise<string>;
   memory(chunkIds: string[]): Promise<Map<string, ChunkMemory>>;
   rank(input: {
     runId: string;

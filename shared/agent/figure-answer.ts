@@ -9,12 +9,14 @@
  */
 import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
 import { bestBreakdown } from '../figures/breakdown.ts';
+import { deriveFigure, type DerivedFigure } from '../figures/derived.ts';
 import { bestCell, figureAsk, labelScore, metricWords, MIN_LABEL_SCORE, namedRow, type CandidateTable, type CellMatch, type FigureAsk } from '../figures/cell-match.ts';
-import { figureSentence, figureText, labelInSentence, periodPhrase } from '../figures/figure-sentence.ts';
+import { figureSentence, figureText, labelInSentence, periodPhrase, spokenLabel } from '../figures/figure-sentence.ts';
 import { contentWords } from '../figures/glossary.ts';
 import { periodFacts, type PeriodFacts } from '../figures/periods.ts';
 import { asksBreakdown, breakdownCues, figurePair, type FigurePair } from '../figures/question-shapes.ts';
 import type { AnswerChunk, Citation } from '../llm/extractive-answer.ts';
+import { isStatementTitle } from '../sectionize/statement-headings.ts';
 import { labelPath } from '../tables/facts.ts';
 
 /** What the answer knows of a passage's document. */
@@ -198,9 +200,30 @@ export function composeFigureAnswer(
     if (answer) return answer;
   }
   const match = bestCell({ ...ask, period: pool.period }, pool.candidates, { minCoverage });
+  // A statement that implies the figure (revenue less cost of sales) outweighs a note's row of that name.
+  const derived = lang === 'en' && (!match || !isStatementTitle(pool.candidates[match.table]?.table.title ?? '')) ? deriveFigure({ ...ask, period: pool.period }, pool.candidates) : null;
+  if (derived) return derivedAnswer(derived, pool, documentOf);
   if (!match) return null;
   const one = cellSentence(pool, match, 1, documentOf, lang);
   return { text: one.sentence, citations: [one.citation] };
+}
+
+/** A derived figure's sentence: the figure, then the two cited cells it was computed from. */
+function derivedAnswer(d: DerivedFigure, pool: Pool, documentOf: (docId: string) => AnswerDocument | undefined): FigureAnswer {
+  const { chunk } = pool.passages[d.table] as TablePassage;
+  const table = chunk.table;
+  const column = table.columns[d.column] ?? '';
+  const inputs = [d.minuend, d.subtrahend].map((input, i) => {
+    const row = namedRow(table.rows[input.row] as TableRow);
+    return { text: `${labelInSentence(spokenLabel(row))} of ${figureText(table, row, input.cell)} [${i + 1}]`, citation: citationOf(i + 1, chunk, row, column, input.cell) };
+  });
+  const end = documentOf(chunk.docId)?.periodEnd ?? null;
+  const period = end && !periodFacts(column).endDate ? pointPeriod(column, end) : periodPhrase(column);
+  const organisation = documentOf(chunk.docId)?.organisation ?? null;
+  const subject = organisation ? `${organisation.trim()}’s ${d.name}` : `${d.name.charAt(0).toUpperCase()}${d.name.slice(1)}`;
+  const printed = { ...d.minuend.cell, text: d.value.toLocaleString('en-US') };
+  const value = figureText(table, namedRow(table.rows[d.minuend.row] as TableRow), printed);
+  return { text: `${subject}${period ? ` ${period}` : ''} was ${value}: ${inputs[0]?.text} less ${inputs[1]?.text}.`, citations: inputs.map((x) => x.citation) };
 }
 
 /** The tables a figure is read from, as candidates, and the period asked for. */

@@ -1,6 +1,8 @@
 import { keywordSearchText, layeredDocWeights, mergeFacetWeights, routeQuery, scoreLayers, type DocumentLayers, type QueryScope } from '../retrieval/index.ts';
 import { and, eq, isIn, temporalClamp, type Filter } from '../store/filter.ts';
+import type { HybridHit } from '../store/chunk-index.ts';
 import { BRANCH_FACETS, type AgentDeps, type FacetWeights } from './deps.ts';
+import { FAR_COVERAGE, fuseHits, wordingCoverage } from './hyde.ts';
 import type { AgentStateType, AgentUpdate } from './state.ts';
 
 /** What a node returns: its state change and what the trace should show of it (no document text). */
@@ -85,8 +87,30 @@ export async function candidateSearch(s: AgentStateType, deps: AgentDeps): Promi
     return { update: {}, trace: { alpha: s.alpha, asOf: s.asOf, candidates: s.candidates.length, reused: true } };
   }
   // Vectors come with the hits: rerank_diversify's MMR needs them, and one read is cheaper than two.
-  const candidates = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit, withVectors: true });
-  return { update: { candidates, candidatesKey: key }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length } };
+  const first = await deps.hybrid({ text: s.searchText, vector: s.queryVector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit, withVectors: true });
+  const { candidates, hyde } = await withHypothetical(s, deps, first);
+  return { update: { candidates, candidatesKey: key }, trace: { alpha: s.alpha, asOf: s.asOf, candidates: candidates.length, ...(hyde ? { hyde } : {}) } };
+}
+
+/**
+ * With a model, a question worded far from what the first search found is searched again by the
+ * passage the model writes for it, and both lists are fused (HyDE). A model that fails leaves
+ * the first search as it was: the hypothetical passage only widens recall.
+ */
+async function withHypothetical(s: AgentStateType, deps: AgentDeps, first: HybridHit[]): Promise<{ candidates: HybridHit[]; hyde: Record<string, unknown> | null }> {
+  if (!deps.hypothetical || s.loops > 0) return { candidates: first, hyde: null };
+  const question = s.understanding?.normalised ?? s.query;
+  const coverage = Math.round(wordingCoverage(question, first) * 100) / 100;
+  if (coverage >= FAR_COVERAGE) return { candidates: first, hyde: null };
+  try {
+    const passage = await deps.hypothetical(question);
+    if (passage.trim() === '') return { candidates: first, hyde: { coverage, used: false } };
+    const vector = await deps.embed(passage);
+    const second = await deps.hybrid({ text: passage, vector, alpha: s.alpha, filter: clampFor(s), limit: deps.knobs.stage1Limit, withVectors: true });
+    return { candidates: fuseHits(first, second, deps.knobs.stage1Limit), hyde: { coverage, used: true, added: second.filter((h) => !first.some((f) => f.chunk.chunk_id === h.chunk.chunk_id)).length } };
+  } catch (err) {
+    return { candidates: first, hyde: { coverage, used: false, error: err instanceof Error ? err.name : 'Error' } };
+  }
 }
 
 /** The 1–3 facet sets worth trying: the strongest value of the two strongest facets, and both together. */

@@ -57,6 +57,7 @@ const NOT_METRIC = new Set([
   'compare', 'compared', 'comparing', 'comparison', 'across', 'between', 'versus', 'vs', 'relative', 'significant', 'substantial', 'considerable', 'major', 'key', 'main', 'generated', 'generate',
   'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
   'implication', 'implications', 'impact', 'impacts', 'driver', 'drivers', 'factor', 'factors', 'cause', 'causes', 'reason', 'reasons', 'mean', 'means', 'suggest', 'indicate', 'level', 'levels', 'figure',
+  'breakdown', 'split', 'distribution', 'composition', 'various', 'different', 'diverse', 'several', 'respective',
   'one', 'ones', 'qs', 'ks', 'if', 'so', 'why', 'when', 'where', 'who', 'whom', 'whose', 'not', 'no', 'yes', 'also', 'both', 'such', 'other', 'then', 'there', 'here', 'out', 'up', 'down', 'about', 'within', 'under', 'after', 'before', 'since', 'while',
 ]);
 
@@ -180,14 +181,18 @@ export function coverage(metric: string, row: TableRow): number {
   return want.filter((w) => context.has(w) || synonyms.has(w)).length / want.length;
 }
 
+/** Words that say a row is its group's total and nothing else ("Total", "Consolidated"). */
+const TOTAL_WORDS = new Set(['consolidated', 'combined', 'overall', 'grand', 'subtotal', 'all']);
+
 /**
- * A row as its name reads: a bare "Total" (no word of its own) names the group it closes —
- * "Total" under "Revenue" is "Total Revenue" — and sits under the headings above that group.
+ * A row as its name reads: a bare "Total" or "Consolidated" (no word of its own) names the group
+ * it closes — "Total" under "Revenue" is "Total Revenue", the "Consolidated" that ends a segment
+ * table's "Net sales:" is "Total Net sales" — and sits under the headings above that group.
  */
 export function namedRow(row: TableRow): TableRow {
-  if (contentWords(row.label).length > 0 || row.parents.length === 0) return row;
+  if (contentWords(row.label).some((w) => !TOTAL_WORDS.has(w)) || row.parents.length === 0) return row;
   const parent = (row.parents[row.parents.length - 1] as string).replace(/[:：]\s*$/u, '');
-  return { ...row, label: `${row.label.trim()} ${parent}`.trim(), parents: row.parents.slice(0, -1) };
+  return { ...row, label: `Total ${parent}`, parents: row.parents.slice(0, -1) };
 }
 
 /** Every word of the glossary: words many rows share ("sales", "income", "cash"). */

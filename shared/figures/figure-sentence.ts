@@ -23,9 +23,10 @@ export function figureText(table: DocTable, row: TableRow, cell: TableCell): str
   return `${negative ? '-' : ''}${currency}${digits}${percent ? '%' : ''}${scale}`;
 }
 
-/** A row label as it reads inside a sentence: its colon dropped, lower-cased unless it is an acronym or a name. */
+/** A row label as it reads inside a sentence: its colon and footnote markers dropped, lower-cased unless it is an acronym or a name. */
 export function labelInSentence(label: string): string {
-  const l = label.replace(/[:：]\s*$/u, '').replace(/\s+/gu, ' ').trim();
+  // A footnote marker ("Online stores (1)") is the table's, not the row's name.
+  const l = label.replace(/[:：]\s*$/u, '').replace(/(?:\s*\((?:\d{1,2}|[a-z])\))+\s*$/u, '').replace(/\s+/gu, ' ').trim();
   const first = l.split(' ')[0] ?? '';
   return /^\p{Lu}[\p{Ll}\d]/u.test(first) && !/^\p{Lu}+$/u.test(first) ? `${first.toLowerCase()}${l.slice(first.length)}` : l;
 }

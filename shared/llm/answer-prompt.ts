@@ -7,6 +7,10 @@
 import type { AnswerChunk } from './extractive-answer.ts';
 import { formatDateQualifier } from './extractive-answer.ts';
 import type { ChatMessage } from './llm.ts';
+import { rowFacts } from '../tables/facts.ts';
+
+/** Row facts sent with a table passage (a long table's first rows; its Markdown text has the rest up to the cut). */
+const MAX_FACTS = 40;
 
 /** Opening and closing lines of the data block; neither can occur inside {@link encodeData} output. */
 export const PASSAGES_OPEN = '<<<PASSAGES';
@@ -49,6 +53,7 @@ function systemMessage(qualifier: string | null, language: string): string {
     '- Use only facts stated in the passages; no outside knowledge.',
     '- After every sentence, cite the passage numbers it relies on, like [1] or [1][3]. Cite only numbers present in the block.',
     '- If the passages do not answer the question, say so plainly instead of guessing.',
+    '- When the question asks for an amount, rate or count, the first sentence states it with its unit, scale and period exactly as a passage prints it (a table passage also lists its rows as "facts" lines), and cites that passage. Compute a ratio or change only from figures you cite, and say how.',
     qualifier
       ? `- The answer applies ${qualifier}: say so, and prefer passages valid on that date (valid_from ≤ date < valid_to; null means open-ended).`
       : '- Mention the validity dates of the passages you cite when they matter.',
@@ -74,6 +79,8 @@ export function buildAnswerPrompt(query: string, chunks: readonly AnswerChunk[],
       valid_from: c.validFrom,
       valid_to: c.validTo,
       text: c.body.length > maxChars ? `${c.body.slice(0, maxChars)}…` : c.body,
+      // A table goes as its Markdown (the text) and as one line per row: label path, column, figure with unit and scale.
+      ...(c.table ? { facts: rowFacts(c.table, []).slice(0, MAX_FACTS) } : {}),
     }),
   );
   const user = [

@@ -8,7 +8,7 @@ import { composeFigureAnswer, type AnswerDocument } from '../../shared/agent/fig
 import type { DocTable, TableRow } from '../../shared/domain/table.ts';
 import { bestBreakdown } from '../../shared/figures/breakdown.ts';
 import { bestCell, coverage, figureAsk, namedRow } from '../../shared/figures/cell-match.ts';
-import { spokenLabel } from '../../shared/figures/figure-sentence.ts';
+import { labelInSentence, spokenLabel } from '../../shared/figures/figure-sentence.ts';
 import { contentWords } from '../../shared/figures/glossary.ts';
 import { asksBreakdown, figurePair } from '../../shared/figures/question-shapes.ts';
 import type { AnswerChunk } from '../../shared/llm/extractive-answer.ts';
@@ -112,6 +112,16 @@ describe('a breakdown', () => {
   });
 });
 
+describe('a figure the statement implies', () => {
+  it('gross margin, not printed, is total net sales less cost of sales, both cited; a printed one is read as printed', () => {
+    const a = answer("What was Apple's gross margin for the quarter ended July 1, 2023?", [OPERATIONS]);
+    expect(a?.text).toBe('Apple Inc.’s gross margin for the three months ended July 1, 2023 was $40,381 million: total net sales of $81,797 million [1] less total cost of sales of $41,416 million [2].');
+    expect(a?.citations.map((c) => c.cell?.text)).toEqual(['81,797', '41,416']);
+    const printed: DocTable = { ...OPERATIONS, rows: [...OPERATIONS.rows, row('Gross margin', [cell('40,380', 40380), cell('35,885', 35885)])] };
+    expect(answer("What was Apple's gross margin for the quarter ended July 1, 2023?", [printed])?.text).toContain('$40,380 million [1].');
+  });
+});
+
 describe('rows as their names read', () => {
   it('a bare "Total" is its group\'s total, and a part under a line item says which', () => {
     const total = row('Total', [cell('56,189', 56189)], ['Revenue']);
@@ -120,6 +130,9 @@ describe('rows as their names read', () => {
     expect(bestCell(figureAsk('What was total revenue for the quarter ended July 1, 2023?'), [{ table: segments, documentEnd: '2023-07-01', rank: 0 }])?.cell.text).toBe('56,189');
     expect(spokenLabel(OPERATIONS.rows[2] as TableRow)).toBe('Services net sales');
     expect(spokenLabel(OPERATIONS.rows[3] as TableRow)).toBe('Total net sales');
+    // A segment table's "Consolidated" is the total of its group, its footnote markers the table's.
+    expect(namedRow(row('Consolidated', [cell('143,083', 143083)], ['Net Sales:']))).toMatchObject({ label: 'Total Net Sales', parents: [] });
+    expect(labelInSentence('Online stores (1)')).toBe('online stores');
   });
 
   it('a balance is read from the balance sheet, not from the change in it under "Changes in …"', () => {

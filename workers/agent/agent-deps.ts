@@ -10,6 +10,7 @@ import { PermanentError } from '../../shared/errors.ts';
 import { createLru } from '../../shared/lru.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
 import { createLlm } from '../../shared/llm/index.ts';
+import { hypotheticalPrompt } from '../../shared/agent/hyde.ts';
 import { createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
 import type { FacetValueVector } from '../../shared/store/facet-values.ts';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
@@ -80,6 +81,8 @@ export function createAgentDeps(ports: AgentPorts, log: Logger, knobs: AgentKnob
       return facetWeights(vector, await facetRows.rows);
     },
     documents,
+    // HyDE: with a model, a question worded far from the documents is searched by the passage it writes.
+    ...(llm ? { hypothetical: (question: string) => llm.complete(hypotheticalPrompt(question), { maxTokens: 160 }) } : {}),
     async memory(chunkIds) {
       const views = await ports.memory.getMany(chunkIds, clock());
       const out = new Map<string, ChunkMemory>();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { registerSource } from '../apps/watcher/register-source.ts';
+import { registerSource } from '../core/sources/register-source.ts';
 import type { Config } from '../shared/config/config.ts';
 import { WORKER_PROCESS_ENV } from '../k8s/spec.ts';
 import { createPorts } from '../workers/compose.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { registerSource, type RegisterPorts, type RegisterResult } from '../apps/watcher/register-source.ts';
+import { registerSource, type RegisterPorts, type RegisterResult } from '../core/sources/register-source.ts';
 
 /**
  * Registers benchmark files one after another, as `quarry ingest` would (key `file:<name>`, no

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DIR_KEY_PREFIX } from '../apps/watcher/local-watcher.ts';
+import { DIR_KEY_PREFIX } from '../core/sources/source-keys.ts';
 import { docIdForSource } from '../shared/domain/index.ts';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { buildPdf } from '../tests/fixtures/pdf-builders.ts';

@@ -3,7 +3,7 @@ import { DEFAULT_KNOBS, type AgentDeps } from '../shared/agent/deps.ts';
 import { buildAgentGraph, runAgentState } from '../shared/agent/graph.ts';
 import { createLexicalReranker, planQuery, rerankHits, scaledAlphas, understandQuery } from '../shared/retrieval/index.ts';
 import { retrieved, sortTies } from './retrieved.ts';
-import type { AvailableVariant, VariantContext } from './variants.ts';
+import type { AvailableVariant, VariantContext } from './variant-types.ts';
 
 const TODAY = '2100-01-01';
 

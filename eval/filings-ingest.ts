@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
-import { registerSource } from '../apps/watcher/register-source.ts';
+import { registerSource } from '../core/sources/register-source.ts';
 import { STAGE_NAMES } from '../queues/ingest.queues.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { ExtractedDocument } from '../shared/domain/extracted.ts';

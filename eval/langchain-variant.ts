@@ -1,12 +1,4 @@
-import type { PeerPdf, PeerText } from '../bench/peer/langchain-pipeline.ts';
-import type { AvailableVariant } from './variants.ts';
-
-/**
- * What the peer indexes itself, since it does not read Quarry's store: a BEIR corpus as text
- * (same splitter and store, no loader), a filings set as its PDFs (through `PDFLoader`). The doc
- * ids are what the harness scores by: BEIR ids, or the filings' file names.
- */
-export type PeerCorpus = { kind: 'texts'; docs: readonly PeerText[] } | { kind: 'pdfs'; files: readonly PeerPdf[] };
+import type { AvailableVariant } from './variant-types.ts';
 
 /**
  * The LangChain.js peer (bench/peer/langchain-pipeline.ts) as an eval variant: it indexes the

@@ -2,7 +2,7 @@
  * The two kinds of failure every Quarry component speaks, the closed list of their codes, and the
  * one codec a failure travels through as text. Only `workers/runtime` maps errors to BullMQ
  * (permanent → UnrecoverableError, retryable → retry with backoff); the gateway maps codes to HTTP
- * status in one table the compiler checks for every code (`apps/gateway/http-errors.ts`). Codes are
+ * status in one table the compiler checks for every code (`core/failures.ts`). Codes are
  * SCREAMING_SNAKE so they can be grepped, counted and shown to users as they are.
  */
 

@@ -2,7 +2,7 @@ import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
 import { startReconciler, type Reconciler } from '../../workers/runtime/reconciler.ts';
-import { listFolderSourceKeys } from '../watcher/source-listing.ts';
+import { listFolderSourceKeys } from '../../core/sources/source-keys.ts';
 
 /** How soon a file still without a status record after a rescan triggers another one. */
 const RESCAN_AGAIN_MS = 10 * 60_000;

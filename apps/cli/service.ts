@@ -7,7 +7,11 @@ import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.t
 import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
 import type { Reconciler } from '../../workers/runtime/reconciler.ts';
 import { prepareRedis } from './redis-startup.ts';
-import type { BucketEvent, BucketWatcher } from '../watcher/bucket-watcher.ts';
+// startService is the one-process composition root (`quarry dev`, `quarry watch`, `quarry workers`):
+// it starts the watcher and the gateway apps beside the workers, so it alone may import them
+// (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
+import type { BucketEvent } from '../../core/sources/bucket-sync.ts';
+import type { BucketWatcher } from '../watcher/bucket-watcher.ts';
 import { startLeaderLease } from '../watcher/leader-lease.ts';
 import type { LocalWatcher, WatchEvent } from '../watcher/local-watcher.ts';
 
@@ -28,13 +32,15 @@ export interface Service {
 
 /** The watcher's modules, imported only by a process that watches. */
 async function loadWatcherModules() {
-  const [s3, bucket, local, reconcile] = await Promise.all([
+  const [s3, bucket, sync, s3Bucket, local, reconcile] = await Promise.all([
     import('../../shared/s3/s3.ts'),
     import('../watcher/bucket-watcher.ts'),
+    import('../../core/sources/bucket-sync.ts'),
+    import('../../shared/sources/s3-bucket.ts'),
     import('../watcher/local-watcher.ts'),
     import('./reconcile.ts'),
   ]);
-  return { ...s3, ...bucket, ...local, ...reconcile };
+  return { ...s3, ...bucket, ...sync, ...s3Bucket, ...local, ...reconcile };
 }
 
 /**
@@ -77,11 +83,12 @@ export async function startService(
         key: `${config.prefix}:watcher:leader`,
         log: watcherLog,
         onAcquire: () => {
-          const { createS3Client, createBucketSource, startBucketWatcher, startLocalWatcher, startServiceReconciler } = watching;
+          const { createS3Client, createS3Bucket, createBucketSource, startBucketWatcher, startLocalWatcher, startServiceReconciler } = watching;
           const registerPorts = { ...ports, prefix: config.prefix };
           if (config.watchBucket) {
             const client = createS3Client(config.s3);
-            const source = createBucketSource({ client, location: config.watchBucket.location, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes });
+            const { location } = config.watchBucket;
+            const source = createBucketSource({ bucket: createS3Bucket(client, location), location, ports: registerPorts, log: watcherLog, maxBytes: config.extract.maxBytes });
             const polling = startBucketWatcher({ source, pollMs: config.watchBucket.pollMs, log: watcherLog, onEvent: opts.onBucketEvent });
             bucketWatcher = { ...polling, close: () => polling.close().finally(() => client.destroy()) };
           }

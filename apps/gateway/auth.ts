@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from './http-errors.ts';
+import { HttpError } from '../../core/failures.ts';
 
 export type Role = 'query' | 'admin';
 

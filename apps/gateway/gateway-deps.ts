@@ -1,16 +1,13 @@
-import { unlink } from 'node:fs/promises';
-import path from 'node:path';
 import { createRunContextStore } from '../../shared/agent/run-context.ts';
 import { createTraceStore } from '../../shared/agent/trace.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
 import { createRedis } from '../../queues/redis-connection.ts';
-import { DIR_KEY_PREFIX, deleteSource } from '../watcher/local-watcher.ts';
-import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { classifyS3Error, createS3Client } from '../../shared/s3/s3.ts';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../shared/s3/s3.ts';
+import { createDocumentDeleter } from '../../core/documents/delete.ts';
+import { createBucketSource } from '../../core/sources/bucket-sync.ts';
+import { createS3Bucket } from '../../shared/sources/s3-bucket.ts';
 import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
-import { createBucketSource } from '../watcher/bucket-watcher.ts';
-import { sidecarPathOf } from '../watcher/metadata.ts';
-import { S3_KEY_PREFIX } from '../watcher/object-keys.ts';
 import { createQueueClient, type QueueClient } from '../../queues/queue-client.ts';
 import { createConnectionLog, watchConnection, type ConnectionLog } from '../../shared/redis/connection-log.ts';
 import { createStatusStore } from '../../shared/status/status-store.ts';
@@ -19,12 +16,6 @@ import type { Queue } from 'bullmq';
 import { scaledAlphas } from '../../shared/retrieval/alpha.ts';
 import { createRequestRedis } from './request-redis.ts';
 import type { GatewayDeps } from './types.ts';
-
-async function unlinkIfThere(file: string): Promise<void> {
-  await unlink(file).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
-}
 
 /**
  * A queue client whose every BullMQ Queue reports its errors to `clog` (a Queue without an 'error'
@@ -72,7 +63,7 @@ export function gatewayDeps(
   const s3Client = () => (client ??= createS3Client(config.s3));
   const watched = config.watchBucket;
   const bucketSource = watched
-    ? createBucketSource({ client: s3Client(), location: watched.location, ports: requestPorts, log, maxBytes: config.extract.maxBytes })
+    ? createBucketSource({ bucket: createS3Bucket(s3Client(), watched.location), location: watched.location, ports: requestPorts, log, maxBytes: config.extract.maxBytes })
     : null;
   return {
     redis,
@@ -89,28 +80,7 @@ export function gatewayDeps(
     artifacts: ports.artifacts,
     bucketNotification: bucketSource && ((body) => bucketSource.handleNotification(body)),
     search: { store: ports.store, embedder: ports.embedder, defaultAlpha: scaledAlphas(config.retrieval.alphaScale).defaultAlpha },
-    async deleteDocument(docId) {
-      const record = await requestPorts.status.get(docId);
-      if (!record || record.state === 'deleted') return false;
-      if (record.sourceKey.startsWith(DIR_KEY_PREFIX)) {
-        // Remove the file too, or the watcher would register it again on its next start.
-        const file = path.join(config.watchDir, record.sourceKey.slice(DIR_KEY_PREFIX.length));
-        await unlinkIfThere(file.replace(/\.pdf$/i, '.meta.json'));
-        await unlinkIfThere(file);
-      }
-      const bucket = watched?.location.bucket;
-      if (bucket && record.sourceKey.startsWith(`${S3_KEY_PREFIX}${bucket}/`)) {
-        // The bucket is the source of truth: remove the object (and its sidecar), as for a file.
-        const key = record.sourceKey.slice(`${S3_KEY_PREFIX}${bucket}/`.length);
-        for (const k of [key, sidecarPathOf(key)]) {
-          await s3Client().send(new DeleteObjectCommand({ Bucket: bucket, Key: k })).catch((err: unknown) => {
-            throw classifyS3Error(err, `delete ${k}`);
-          });
-        }
-      }
-      await deleteSource(requestPorts, record.sourceKey);
-      return true;
-    },
+    deleteDocument: createDocumentDeleter({ ports: requestPorts, watchDir: config.watchDir, bucket: watched ? { name: watched.location.bucket, client: s3Client } : null }),
     async close() {
       await queues.close();
       eventsConnection.disconnect();

@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { requestKey } from './auth.ts';
-import { HttpError } from './http-errors.ts';
+import { HttpError } from '../../core/failures.ts';
 
 /**
  * Routes never limited: probes and scrapes must answer whatever a caller does, and `/v1/whoami`

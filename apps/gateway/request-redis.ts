@@ -23,19 +23,6 @@ export function createRequestRedis(url: string, opts: { commandTimeoutMs?: numbe
   });
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = [/stream isn't writeable/i, /command timed out/i, /connection is closed/i, /max retries per request/i, /connect ETIMEDOUT/i];
-
-/** True when `err` says Redis could not be reached or did not answer in time (not a script or data error). */
-export function isRedisUnavailable(err: unknown): boolean {
-  if (err instanceof RetryableError && err.code === 'REDIS_UNAVAILABLE') return true;
-  if (!(err instanceof Error)) return false;
-  const code = (err as Error & { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  if (err.name === 'MaxRetriesPerRequestError') return true;
-  return UNAVAILABLE_MESSAGES.some((re) => re.test(err.message));
-}
-
 /**
  * Resolves when `redis` is ready (now or within `timeoutMs`).
  * @throws RetryableError REDIS_UNAVAILABLE when it is not ready by then.

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { QueueEvents } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
-import { failureFields, HttpError, toHttp } from './http-errors.ts';
+import { failureFields, HttpError, toHttp } from '../../core/failures.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { whenReady, withDeadline } from './request-redis.ts';
 import { watchConnection } from '../../shared/redis/connection-log.ts';
@@ -13,9 +12,11 @@ import { adminRoutes } from './routes/admin.ts';
 import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
 import { chatRoutes } from './routes/chat.ts';
-import { createRunStreamReader } from './run-stream-reader.ts';
 import { retryRoutes } from './routes/retry.ts';
-import { createMcpDeps } from '../mcp/deps.ts';
+import { createUseCaseDeps, newRunId } from '../../core/deps.ts';
+import { createRunStreamReader } from '../../core/ask/run-stream-reader.ts';
+// The gateway hosts the MCP face at /mcp (one port, one key check): an app→app import the
+// architecture test allows for this file only (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
 import { mcpRoutes } from '../mcp/http.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { webRoutes } from './routes/web.ts';
@@ -135,16 +136,16 @@ export async function buildGateway(deps: GatewayDeps, opts: GatewayOptions): Pro
   app.addHook('preClose', async () => {
     await withDeadline(streams.close(), 2000).catch(() => undefined);
   });
-  const runOpts = { ...opts, newRunId: opts.newRunId ?? (() => randomUUID().replace(/-/g, '')) };
+  const runOpts = { ...opts, newRunId: opts.newRunId ?? newRunId };
   await queryRoutes(app, deps, runOpts, events, streams);
   await chatRoutes(app, deps, runOpts, events, streams);
   await documentRoutes(app, deps, opts);
   await bucketEventRoutes(app, deps);
   await adminRoutes(app, deps, opts.keys);
   await retryRoutes(app, deps);
-  const mcpDeps = createMcpDeps({ ...deps.search, status: deps.status, agentQueue: deps.queues.queue(agentRunQueue), events, askTimeoutMs: opts.queryTimeoutMs, newRunId: opts.newRunId });
-  await mcpRoutes(app, mcpDeps);
-  // The web app's search is the MCP search tool over plain HTTP: one schema, one implementation.
-  await libraryRoutes(app, deps, mcpDeps);
+  const useCases = createUseCaseDeps({ ...deps.search, status: deps.status, agentQueue: deps.queues.queue(agentRunQueue), events, askTimeoutMs: opts.queryTimeoutMs, newRunId: opts.newRunId });
+  await mcpRoutes(app, useCases);
+  // The web app's search is the MCP search tool over plain HTTP: one use case (core/search.ts), one schema.
+  await libraryRoutes(app, deps, useCases);
   return app;
 }

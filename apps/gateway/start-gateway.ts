@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
+import { createFeedbackRecorder } from '../../core/feedback.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import type { Ports } from '../../workers/runtime/ports.ts';
 import { gatewayDeps } from './gateway-deps.ts';
@@ -42,22 +42,13 @@ export async function startGateway(ports: Ports, log: Logger, overrides: { port?
     if (!LOOPBACK.test(g.host)) throw new Error(`GATEWAY_HOST=${g.host} is not loopback: set QUARRY_API_KEYS and QUARRY_ADMIN_KEYS first`);
     log.warn('no API keys configured: the gateway accepts every request (loopback only)');
   }
+  let recordFeedback: ReturnType<typeof createFeedbackRecorder> | undefined;
   const deps = gatewayDeps(ports, {
     traceTtlSeconds: g.traceTtlSeconds,
     traceMaxCount: g.traceMaxCount,
     log,
-    async recordFeedback({ runId, useful, verdict }) {
-      const ctx = await deps.runContexts.get(runId);
-      if (!ctx || verdict !== 'useful' || useful.length === 0) return { enqueued: false, chunks: 0 };
-      // Its own run id: the automatic update of a validated run must not swallow explicit feedback.
-      // On the gateway's fast-failing client: feedback sent during an outage is refused, not queued.
-      await deps.queues.enqueue(memoryUpdateQueue, {
-        runId: `${runId}-feedback`,
-        outcomes: useful.map((chunkId) => ({ chunkId, queryVector: ctx.queryVector, intent: ctx.intent, entities: ctx.entities })),
-        at: new Date().toISOString(),
-      });
-      return { enqueued: true, chunks: useful.length };
-    },
+    // On the gateway's fast-failing client: feedback sent during an outage is refused, not queued.
+    recordFeedback: (input) => (recordFeedback ??= createFeedbackRecorder(deps))(input),
   });
   const app = await buildGateway(deps, {
     keys: { query: g.apiKeys, admin: g.adminKeys },

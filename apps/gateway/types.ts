@@ -8,7 +8,7 @@ import type { TraceStore } from '../../shared/agent/trace.ts';
 import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { BucketEvent } from '../watcher/bucket-watcher.ts';
+import type { BucketEvent } from '../../core/sources/bucket-sync.ts';
 import type { ApiKeys } from './auth.ts';
 
 /** Everything the gateway talks to; it holds no state of its own. */

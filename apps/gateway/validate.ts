@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HttpError } from './http-errors.ts';
+import { HttpError } from '../../core/failures.ts';
 
 /** Parses with zod; a failure is a 400 naming every bad field. */
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, where: 'body' | 'params' | 'query' | 'headers'): z.infer<T> {

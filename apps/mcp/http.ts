@@ -1,7 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../gateway/http-errors.ts';
-import type { McpDeps } from './handlers.ts';
+import { HttpError } from '../../core/failures.ts';
+import type { UseCaseDeps } from '../../core/deps.ts';
 import { createMcpServer } from './server.ts';
 
 /**
@@ -10,7 +10,7 @@ import { createMcpServer } from './server.ts';
  * the API; GET (a server-initiated stream) and DELETE (ending a session) mean nothing without
  * sessions and answer 405.
  */
-export async function mcpRoutes(app: FastifyInstance, deps: McpDeps): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, deps: UseCaseDeps): Promise<void> {
   app.post('/mcp', { config: { role: 'query' }, schema: { summary: 'Model Context Protocol (streamable HTTP, stateless): tools search, ask, get_document, get_chunk, list_documents' } }, async (req, reply) => {
     const server = createMcpServer(deps);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

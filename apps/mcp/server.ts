@@ -1,7 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toHttp } from '../gateway/http-errors.ts';
-import { askTool, getChunkTool, getDocumentTool, listDocumentsTool, searchTool, type McpDeps } from './handlers.ts';
+import { askAndWait } from '../../core/ask/ask.ts';
+import { getChunk } from '../../core/chunks.ts';
+import type { UseCaseDeps } from '../../core/deps.ts';
+import { getDocument, listDocuments } from '../../core/documents/read.ts';
+import { clientFailure } from '../../core/failures.ts';
+import { searchPassages } from '../../core/search.ts';
 import {
   AskRequest,
   AskResult,
@@ -13,9 +17,10 @@ import {
   ListDocumentsResult,
   SearchRequest,
   SearchResult,
-} from './schemas.ts';
+} from '../../core/schemas.ts';
 
-export type { McpDeps } from './handlers.ts';
+/** What the tools call: the use cases' dependencies (core/deps.ts). */
+export type McpDeps = UseCaseDeps;
 
 /** Names of the tools {@link createMcpServer} registers. */
 export const MCP_TOOLS = ['search', 'ask', 'get_document', 'get_chunk', 'list_documents'] as const;
@@ -31,7 +36,7 @@ async function toolResult(run: () => Promise<Record<string, unknown>>): Promise<
     return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] };
   } catch (err) {
     // The same mapping as the HTTP API: codes as they are, internal messages withheld.
-    const { error } = toHttp(err).body;
+    const error = clientFailure(err);
     // No structuredContent: clients check it against the tool's output schema, even on errors.
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], _meta: { 'quarry/error': { code: error.code, message: error.message } } };
   }
@@ -55,7 +60,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       outputSchema: SearchResult,
       annotations: readOnly,
     },
-    (args) => toolResult(() => searchTool(deps, args)),
+    (args) => toolResult(() => searchPassages(deps, args)),
   );
   server.registerTool(
     'ask',
@@ -67,7 +72,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       outputSchema: AskResult,
       annotations: readOnly,
     },
-    (args) => toolResult(() => askTool(deps, args)),
+    (args) => toolResult(() => askAndWait(deps, args)),
   );
   server.registerTool(
     'get_document',
@@ -78,7 +83,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       outputSchema: DocumentResult,
       annotations: readOnly,
     },
-    (args) => toolResult(() => getDocumentTool(deps, args.docId)),
+    (args) => toolResult(() => getDocument(deps, args.docId)),
   );
   server.registerTool(
     'get_chunk',
@@ -89,7 +94,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       outputSchema: ChunkResult,
       annotations: readOnly,
     },
-    (args) => toolResult(() => getChunkTool(deps, args)),
+    (args) => toolResult(() => getChunk(deps, args)),
   );
   server.registerTool(
     'list_documents',
@@ -100,7 +105,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       outputSchema: ListDocumentsResult,
       annotations: readOnly,
     },
-    (args) => toolResult(() => listDocumentsTool(deps, args)),
+    (args) => toolResult(() => listDocuments(deps, args)),
   );
   return server;
 }

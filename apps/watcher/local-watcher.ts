@@ -3,17 +3,16 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
-import { deleteQueue } from '../../queues/ingest.queues.ts';
-import { docIdForSource, sha256Hex, type DocumentMeta } from '../../shared/domain/index.ts';
+import { sha256Hex, type DocumentMeta } from '../../shared/domain/index.ts';
 import { describeError, PermanentError } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
-import { parseManifest, readSidecar } from './metadata.ts';
-import { recordRejectedSource, registerSource, type RegisterPorts, type RegisterResult } from './register-source.ts';
-import { readMetadataFile, readSourceFile } from './safe-read.ts';
-import type { SourceLimits } from './source-checks.ts';
-
-/** Source keys of files found in the watched folder; CLI registrations use `file:`. */
-export const DIR_KEY_PREFIX = 'dir:';
+import { parseManifest, readSidecar } from '../../shared/sources/metadata.ts';
+import { recordRejectedSource, registerSource, type RegisterPorts, type RegisterResult } from '../../core/sources/register-source.ts';
+import { createFolderBucket } from '../../shared/sources/folder-bucket.ts';
+import { readMetadataFile } from '../../shared/sources/safe-read.ts';
+import { deleteSource } from '../../core/sources/delete-source.ts';
+import { DIR_KEY_PREFIX } from '../../core/sources/source-keys.ts';
+import { unreadVersion, type SourceLimits } from '../../shared/sources/source-checks.ts';
 
 export type WatchEvent =
   | { kind: 'registered' | 'unchanged'; file: string; result: RegisterResult }
@@ -26,15 +25,6 @@ export interface LocalWatcher {
   /** Waits for every event handled so far. */
   idle(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Removes a document whose source is gone: status first, then the delete job. */
-export async function deleteSource(ports: RegisterPorts, sourceKey: string): Promise<string | null> {
-  const docId = docIdForSource(sourceKey);
-  const gen = await ports.status.markDeleting(docId);
-  if (gen === null) return null;
-  await ports.queues.enqueue(deleteQueue, { docId, gen });
-  return docId;
 }
 
 /** The folder's `*.jsonl` manifests; one that is a link (or resolves outside `root`) is skipped with a log line. */
@@ -80,6 +70,7 @@ export function startLocalWatcher(opts: {
   const { dir, ports, log, maxBytes } = opts;
   // Links are judged against the folder's real path (the folder itself may be reached through one).
   const root = realpathSync(dir);
+  const folder = createFolderBucket(root);
   const clock = opts.clock ?? (() => new Date());
   const chains = new Map<string, Promise<void>>();
   const pending = new Set<Promise<void>>();
@@ -110,10 +101,12 @@ export function startLocalWatcher(opts: {
 
   async function ingest(file: string): Promise<void> {
     const rel = path.normalize(relOf(file));
-    const read = await readSourceFile(file, { root, maxBytes, where: rel });
+    const read = await folder.read(relOf(file).split(path.sep).join('/'), { maxBytes, pdf: true });
+    // Gone since its event: the unlink event that follows removes it.
+    if (!read) return;
     if (read.kind === 'refused') {
-      const { code, message } = read;
-      await recordRejectedSource(ports, { sourceKey: keyOf(file), version: read.version, error: { code, message } });
+      const { code, message } = read.problem;
+      await recordRejectedSource(ports, { sourceKey: keyOf(file), version: unreadVersion(code, read.seen), error: { code, message } });
       log.warn('refused', { file: rel, code, error: message });
       opts.onEvent?.({ kind: 'rejected', file: shown(file), code, message });
       return;

@@ -61,17 +61,65 @@ export function findCycles(graph: ReadonlyMap<string, readonly string[]>): strin
   return cycles;
 }
 
-/** Imports that break the layering: shared/ may not import apps/ or workers/; queues/ may not import them either. */
+/**
+ * Imports that break the layering: shared/ imports nothing from apps/, workers/ or core/ (it is the
+ * floor everything stands on); queues/ nothing from apps/, workers/ or core/ either; workers/
+ * nothing from apps/; core/ (the use cases every face shares) only shared/ and queues/, never an
+ * app or a worker, so any face can call it without pulling in another.
+ */
 export function layerViolations(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const rules: [RegExp, RegExp][] = [
-    [/^shared\//, /^(apps|workers)\//],
-    [/^queues\//, /^(apps|workers)\//],
+    [/^shared\//, /^(apps|workers|core)\//],
+    [/^queues\//, /^(apps|workers|core)\//],
     [/^workers\//, /^apps\//],
+    [/^core\//, /^(apps|workers)\//],
   ];
   const out: string[] = [];
   for (const [from, deps] of graph) {
     for (const dep of deps) {
       for (const [src, forbidden] of rules) if (src.test(from) && forbidden.test(dep)) out.push(`${from} → ${dep}`);
+    }
+  }
+  return out;
+}
+
+/** An app file allowed to import another app: a process that starts that app beside its own. */
+export interface CompositionRoot {
+  file: string;
+  /** The other apps' modules it may import (their start functions), nothing else of them. */
+  may: RegExp;
+  why: string;
+}
+
+/**
+ * The only app→app imports there are. Each starts another app in the same process, which cannot
+ * be done from below (core/ may not import apps/); everything they share otherwise is in core/.
+ */
+export const COMPOSITION_ROOTS: readonly CompositionRoot[] = [
+  {
+    file: 'apps/cli/service.ts',
+    may: /^apps\/(watcher\/(local-watcher|bucket-watcher|leader-lease)|gateway\/start-gateway)\.ts$/,
+    why: 'startService runs the workers, the watcher (under its lease) and the gateway in one process: quarry dev, quarry watch',
+  },
+  { file: 'apps/cli/commands/demo.ts', may: /^apps\/watcher\/local-watcher\.ts$/, why: 'quarry demo watches the example folder in its own process' },
+  { file: 'apps/cli/commands/mcp.ts', may: /^apps\/mcp\/server\.ts$/, why: 'quarry mcp serves the MCP face over stdio' },
+  { file: 'apps/gateway/server.ts', may: /^apps\/mcp\/http\.ts$/, why: 'the gateway serves the MCP face at /mcp, on its port and behind its key check' },
+];
+
+/** The app a file belongs to (`apps/<app>/…`), or null outside apps/. */
+export const appOf = (file: string): string | null => /^apps\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/** Imports from one app into another (apps/cli, gateway, mcp, watcher, web are separate apps), but for the composition roots'. */
+export function appViolations(graph: ReadonlyMap<string, readonly string[]>, roots: readonly CompositionRoot[] = COMPOSITION_ROOTS): string[] {
+  const out: string[] = [];
+  for (const [from, deps] of graph) {
+    const app = appOf(from);
+    if (!app) continue;
+    for (const dep of deps) {
+      const other = appOf(dep);
+      if (!other || other === app) continue;
+      if (roots.some((r) => r.file === from && r.may.test(dep))) continue;
+      out.push(`${from} → ${dep}`);
     }
   }
   return out;

@@ -10,8 +10,9 @@ import path from 'node:path';
 import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
-import { createBucketSource } from '../../apps/watcher/bucket-watcher.ts';
-import { objectKeyProblem } from '../../apps/watcher/object-keys.ts';
+import { createBucketSource } from '../../core/sources/bucket-sync.ts';
+import { createS3Bucket } from '../../shared/sources/s3-bucket.ts';
+import { objectKeyProblem } from '../../shared/sources/object-keys.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { createS3Client } from '../../shared/s3/s3.ts';
@@ -158,7 +159,7 @@ describe.skipIf(!REDIS_AVAILABLE)('bucket watcher on an S3-compatible server', (
       { step: 'initialize' },
     );
     const maxBytes = 64 * 1024;
-    const source = createBucketSource({ client: watching, location: { bucket: INBOX, prefix: 'limits/' }, ports: { ...service.ports, prefix: ws.config.prefix }, log: createLogger('silent'), maxBytes });
+    const source = createBucketSource({ bucket: createS3Bucket(watching, { bucket: INBOX, prefix: 'limits/' }), location: { bucket: INBOX, prefix: 'limits/' }, ports: { ...service.ports, prefix: ws.config.prefix }, log: createLogger('silent'), maxBytes });
     const body = (text: string, size: number) => Buffer.concat([Buffer.from(text), Buffer.alloc(size - text.length, 0x20)]);
     try {
       await client.send(new PutObjectCommand({ Bucket: INBOX, Key: 'limits/big.pdf', Body: body('%PDF-1.7\n', 200 * 1024) }));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayDeps } from '../../apps/gateway/gateway-deps.ts';
 import { buildGateway } from '../../apps/gateway/server.ts';
 import { startLocalWatcher, type LocalWatcher } from '../../apps/watcher/local-watcher.ts';
-import { registerSource } from '../../apps/watcher/register-source.ts';
+import { registerSource } from '../../core/sources/register-source.ts';
 import { docIdForSource } from '../../shared/domain/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createPorts } from '../../workers/compose.ts';

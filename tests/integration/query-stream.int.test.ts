@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunStreamReader } from '../../apps/gateway/run-stream-reader.ts';
+import { createRunStreamReader } from '../../core/ask/run-stream-reader.ts';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import type { AgentAnswer, Citation } from '../../shared/agent/answer.ts';

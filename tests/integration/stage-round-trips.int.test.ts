@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForDrained, waitForSettled } from '../../apps/cli/wait.ts';
-import { registerSource } from '../../apps/watcher/register-source.ts';
+import { registerSource } from '../../core/sources/register-source.ts';
 import { timePorts } from '../../bench/port-timing.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';

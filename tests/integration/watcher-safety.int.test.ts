@@ -9,7 +9,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
-import { registerFile } from '../../apps/watcher/register-source.ts';
+import { registerFile } from '../../core/sources/register-source.ts';
 import { docIdForSource } from '../../shared/domain/index.ts';
 import { eq } from '../../shared/store/filter.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';

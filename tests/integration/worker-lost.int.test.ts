@@ -6,7 +6,7 @@ import { gatewayDeps } from '../../apps/gateway/gateway-deps.ts';
 import type { Service } from '../../apps/cli/service.ts';
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import type { Config } from '../../shared/config/config.ts';
-import { retryFailedDocuments } from '../../workers/runtime/retry-documents.ts';
+import { retryFailedDocuments } from '../../core/documents/retry.ts';
 import { generateCorpus } from '../fixtures/corpus.ts';
 import { settle, startPipeline, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';

@@ -1,26 +1,34 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { buildGraph, findCycles, layerViolations, listSources, parseImports } from '../helpers/import-graph.ts';
+import { appViolations, buildGraph, COMPOSITION_ROOTS, findCycles, layerViolations, listSources, parseImports } from '../helpers/import-graph.ts';
 import { durationAssertions } from '../helpers/timing-asserts.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 describe('dependency rules', () => {
-  const files = listSources(root, ['apps', 'workers', 'queues', 'shared']);
+  const files = listSources(root, ['apps', 'core', 'workers', 'queues', 'shared', 'eval', 'bench']);
   const graph = buildGraph(root, files);
 
   it('finds the sources', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files).toContain('shared/errors.ts');
+    expect(files).toContain('core/schemas.ts');
   });
 
-  it('shared/ and queues/ import nothing from apps/ or workers/; workers/ nothing from apps/', () => {
+  it('shared/ and queues/ import nothing from apps/, workers/ or core/; workers/ nothing from apps/; core/ only shared/ and queues/', () => {
     expect(layerViolations(graph)).toEqual([]);
   });
 
-  it('has no import cycles', () => {
-    expect(findCycles(graph)).toEqual([]);
+  it('no app imports another app, but a composition root the app it starts', () => {
+    expect(appViolations(graph)).toEqual([]);
+    // Each exception names a file that exists and still needs it: a stale one is removed, not kept.
+    for (const r of COMPOSITION_ROOTS) expect(graph.get(r.file)?.some((d) => r.may.test(d)), r.file).toBe(true);
+  });
+
+  it('has no import cycles (apps, core, workers, queues, shared, eval and bench)', () => {
+    const cycles = findCycles(graph).map((c) => c.join(' → '));
+    expect(cycles).toEqual([]);
   });
 });
 
@@ -72,5 +80,62 @@ describe('the checker itself', () => {
     ]);
     expect(findCycles(g)).toEqual([['shared/a.ts', 'shared/b.ts', 'shared/a.ts']]);
     expect(layerViolations(g)).toEqual(['shared/b.ts → workers/x.ts']);
+  });
+
+  it('reports an app importing another app', () => {
+    const g = new Map([
+      ['apps/gateway/routes/search.ts', ['apps/mcp/handlers.ts', 'apps/gateway/validate.ts', 'core/search.ts']],
+      ['apps/mcp/handlers.ts', ['apps/cli/commands/search.ts']],
+      ['apps/web/src/api.ts', ['apps/gateway/types.ts']],
+    ]);
+    expect(appViolations(g)).toEqual([
+      'apps/gateway/routes/search.ts → apps/mcp/handlers.ts',
+      'apps/mcp/handlers.ts → apps/cli/commands/search.ts',
+      'apps/web/src/api.ts → apps/gateway/types.ts',
+    ]);
+  });
+
+  it('lets a composition root import only the app modules it is allowed', () => {
+    const roots = [{ file: 'apps/cli/service.ts', may: /^apps\/gateway\/start-gateway\.ts$/, why: 'starts the gateway' }];
+    const g = new Map([
+      ['apps/cli/service.ts', ['apps/gateway/start-gateway.ts', 'apps/gateway/http-errors.ts']],
+      ['apps/cli/commands/search.ts', ['apps/gateway/start-gateway.ts']],
+    ]);
+    expect(appViolations(g, roots)).toEqual(['apps/cli/service.ts → apps/gateway/http-errors.ts', 'apps/cli/commands/search.ts → apps/gateway/start-gateway.ts']);
+  });
+
+  it('reports core/ importing an app or a worker, and shared/ or queues/ importing core/', () => {
+    const g = new Map([
+      ['core/search.ts', ['shared/store/filter.ts', 'queues/agent.queues.ts', 'apps/mcp/schemas.ts']],
+      ['core/documents/retry.ts', ['workers/runtime/ports.ts']],
+      ['shared/retrieval/routed-search.ts', ['core/schemas.ts']],
+      ['queues/agent.queues.ts', ['core/schemas.ts']],
+    ]);
+    expect(layerViolations(g)).toEqual([
+      'core/search.ts → apps/mcp/schemas.ts',
+      'core/documents/retry.ts → workers/runtime/ports.ts',
+      'shared/retrieval/routed-search.ts → core/schemas.ts',
+      'queues/agent.queues.ts → core/schemas.ts',
+    ]);
+  });
+
+  it('finds cycles through core/, eval/ and bench/ as anywhere else', () => {
+    const g = new Map([
+      ['core/a.ts', ['core/b.ts']],
+      ['core/b.ts', ['core/a.ts']],
+      ['eval/run.ts', ['bench/util.ts']],
+      ['bench/util.ts', ['eval/run.ts']],
+    ]);
+    expect(findCycles(g)).toEqual([
+      ['core/a.ts', 'core/b.ts', 'core/a.ts'],
+      ['eval/run.ts', 'bench/util.ts', 'eval/run.ts'],
+    ]);
+  });
+
+  it('lists the sources of core/, eval/ and bench/', () => {
+    const files = listSources(root, ['core', 'eval', 'bench']);
+    expect(files.some((f) => f.startsWith('core/'))).toBe(true);
+    expect(files.some((f) => f.startsWith('eval/'))).toBe(true);
+    expect(files.some((f) => f.startsWith('bench/'))).toBe(true);
   });
 });

@@ -3,9 +3,9 @@
  * watched folder's own), and which failed documents a retry can run.
  */
 import { describe, expect, it } from 'vitest';
-import { failureFields, HTTP_STATUS } from '../../apps/gateway/http-errors.ts';
-import { checkUpload } from '../../apps/gateway/routes/documents.ts';
-import { createRetryableCheck, isRetryable } from '../../apps/gateway/routes/retry.ts';
+import { failureFields, HTTP_STATUS } from '../../core/failures.ts';
+import { checkUpload } from '../../core/documents/upload.ts';
+import { createRetryableCheck, isRetryable } from '../../core/documents/retry.ts';
 import { PermanentError, RetryableError } from '../../shared/errors.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 

@@ -4,7 +4,7 @@
  * code's status out once more, so changing one is a visible decision.
  */
 import { describe, expect, it } from 'vitest';
-import { HTTP_STATUS, toHttp } from '../../apps/gateway/http-errors.ts';
+import { HTTP_STATUS, toHttp } from '../../core/failures.ts';
 import { ERROR_CODES, PermanentError, type ErrorCode } from '../../shared/errors.ts';
 
 const EXPECTED: Record<ErrorCode, number> = {

@@ -159,7 +159,7 @@ describe('infra/Dockerfile', () => {
     expect(dockerfile, 'no production-only install').toMatch(/npm ci --omit=dev/);
     // The runtime carries no TypeScript sources to compile at start-up.
     const runtime = dockerfile.slice(dockerfile.search(/^FROM .* AS runtime/im));
-    expect(runtime, 'the runtime stage copies TypeScript sources').not.toMatch(/^COPY (apps|workers|queues|shared) /m);
+    expect(runtime, 'the runtime stage copies TypeScript sources').not.toMatch(/^COPY (apps|core|workers|queues|shared) /m);
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string>; bin: Record<string, string> };
     expect(pkg.dependencies, 'tsx is a run-time dependency').not.toHaveProperty('tsx');
     expect(pkg.devDependencies).toHaveProperty('tsx');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filtersOf } from '../../apps/cli/commands/search.ts';
-import { AskRequest, SearchRequest, searchFilter } from '../../apps/mcp/schemas.ts';
-import { QueryBody } from '../../apps/gateway/routes/query.ts';
+import { AskRequest, QueryBody, SearchRequest, searchFilter } from '../../core/schemas.ts';
 import { temporalClamp } from '../../shared/store/filter.ts';
 
 describe('search filters (MCP search tool, quarry search flags)', () => {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { RunView } from '../../apps/gateway/agent-runs.ts';
+import type { RunView } from '../../core/schemas.ts';
 import { createMcpServer, type McpDeps } from '../../apps/mcp/server.ts';
 import { PermanentError } from '../../shared/errors.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';

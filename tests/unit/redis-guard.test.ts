@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextConnectionStep, QUIET_MS, throttledErrorLog, type ConnectionStatus } from '../../shared/redis/connection-log.ts';
 import { assertNoEviction, policyFromInfo, readEvictionPolicy } from '../../shared/redis/redis-policy.ts';
-import { isRedisUnavailable } from '../../apps/gateway/request-redis.ts';
+import { isRedisUnavailable } from '../../core/failures.ts';
 import { rateLimitKey } from '../../apps/gateway/rate-limit.ts';
 
 const INFO = '# Memory\r\nused_memory:1000\r\nmaxmemory:0\r\nmaxmemory_policy:volatile-lru\r\nallocator_frag_ratio:1.0\r\n';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseManifest, readSidecar, sidecarPathOf } from '../../apps/watcher/metadata.ts';
-import { versionOf } from '../../apps/watcher/register-source.ts';
+import { parseManifest, readSidecar, sidecarPathOf } from '../../shared/sources/metadata.ts';
+import { versionOf } from '../../core/sources/register-source.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
 const tempDir = tempDirs('quarry-meta-');

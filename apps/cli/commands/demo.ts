@@ -10,6 +10,8 @@ import { agentWorker } from '../../../workers/agent/agent.worker.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { reportFailure } from '../app.ts';
+// The demo watches the example folder in this process: a composition root, allowed to start the
+// watcher app (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
 import { startLocalWatcher } from '../../watcher/local-watcher.ts';
 import { formatStatuses } from '../format.ts';
 import { formatAnswer } from './query.ts';
@@ -18,7 +20,8 @@ import { startService, type Service } from '../service.ts';
 import { stopOnSignals } from '../signals.ts';
 import { createLogger } from '../../../shared/telemetry/logger.ts';
 import { waitForSettled } from '../wait.ts';
-import { formatHit, hybridSearch } from './search.ts';
+import { hybridSearch } from '../../../core/search.ts';
+import { formatHit } from './search.ts';
 import { describeCommand } from '../command-summaries.ts';
 
 

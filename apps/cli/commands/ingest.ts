@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { STAGE_NAMES, type StageName } from '../../../queues/ingest.queues.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
-import { parseMeta } from '../../watcher/metadata.ts';
-import { registerFile } from '../../watcher/register-source.ts';
+import { parseMeta } from '../../../shared/sources/metadata.ts';
+import { registerFile } from '../../../core/sources/register-source.ts';
 import { cliLogger, withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 

@@ -6,7 +6,9 @@ import { scaledAlphas } from '../../../shared/retrieval/alpha.ts';
 import { agentWorker } from '../../../workers/agent/agent.worker.ts';
 import { createRedis } from '../../../queues/redis-connection.ts';
 import { startWorkers, type WorkerGroup } from '../../../workers/runtime/start-workers.ts';
-import { createMcpDeps } from '../../mcp/deps.ts';
+import { createUseCaseDeps } from '../../../core/deps.ts';
+// `quarry mcp` serves the MCP face over stdio: a composition root, allowed to start the MCP app
+// (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
 import { createMcpServer } from '../../mcp/server.ts';
 import { appConfig, cliLogger, openPorts, reportFailure } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
@@ -30,7 +32,7 @@ async function serveStdio(o: { agent?: boolean; askTimeout?: string }): Promise<
     const askTimeoutMs = o.askTimeout === undefined ? config.gateway.queryTimeoutMs : Number(o.askTimeout);
     if (!(askTimeoutMs > 0)) throw new Error(`--ask-timeout must be a positive number of milliseconds, got ${o.askTimeout}`);
     const server = createMcpServer(
-      createMcpDeps({
+      createUseCaseDeps({
         store: ports.store,
         embedder: ports.embedder,
         status: ports.status,

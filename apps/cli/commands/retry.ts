@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { retryDocument, retryFailedDocuments, type RetryOutcome } from '../../../workers/runtime/retry-documents.ts';
+import { retryDocument, retryFailedDocuments, type RetryOutcome } from '../../../core/documents/retry.ts';
 import { withPorts } from '../app.ts';
 
 const line = (r: RetryOutcome) => (r.retried ? `retried ${r.docId} (extract enqueued)` : `skipped ${r.docId}: ${r.message}`);

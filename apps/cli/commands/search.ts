@@ -1,30 +1,11 @@
 import type { Command } from 'commander';
-import type { Embedder } from '../../../shared/embed/embedder.ts';
-import type { Filter, HybridHit, VectorStore } from '../../../shared/store/vector-store.ts';
-import { SearchFilters, searchFilter } from '../../mcp/schemas.ts';
+import type { HybridHit } from '../../../shared/store/vector-store.ts';
+import { SearchFilters, searchFilter } from '../../../core/schemas.ts';
 import { createDocumentDirectory } from '../../../shared/agent/document-directory.ts';
-import { scaledAlphas, type DirectoryEntry } from '../../../shared/retrieval/index.ts';
-import { routedHybrid } from '../../../shared/retrieval/routed-search.ts';
+import { scaledAlphas } from '../../../shared/retrieval/index.ts';
+import { hybridSearch } from '../../../core/search.ts';
 import { withPorts } from '../app.ts';
 import { commandSpec, describeCommand } from '../command-summaries.ts';
-
-/**
- * Embeds the query and runs one hybrid search: the raw retrieval, before any agent logic. With
- * `documents`, a question naming organisations, periods or forms gets those documents' hits
- * first (`routedHybrid`; nothing is filtered out but by `filter`).
- * @throws Error when the embedder returns no vector; the store's errors as they are.
- */
-export async function hybridSearch(
-  deps: { embedder: Embedder; store: VectorStore; documents?: () => Promise<DirectoryEntry[]> },
-  text: string,
-  opts: { alpha: number; limit: number; filter?: Filter },
-): Promise<HybridHit[]> {
-  const [vector] = await deps.embedder.embed([text]);
-  if (!vector) throw new Error('the embedder returned no vector');
-  const q = { text, vector, alpha: opts.alpha, limit: opts.limit, filter: opts.filter };
-  if (!deps.documents) return deps.store.hybrid(q);
-  return (await routedHybrid({ store: deps.store, documents: deps.documents }, text, q)).hits;
-}
 
 /** One line of a hit: score parts, where it is (section path and pages), and a short snippet. */
 export function formatHit(hit: HybridHit, rank: number, snippetChars = 140): string {

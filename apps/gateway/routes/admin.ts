@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ALL_QUEUES } from '../../../queues/all-queues.ts';
 import { quarryMetrics } from '../../../shared/telemetry/metrics.ts';
 import { authorise, requestKey, type ApiKeys } from '../auth.ts';
-import { toHttp } from '../http-errors.ts';
+import { toHttp } from '../../../core/failures.ts';
 import { withDeadline } from '../request-redis.ts';
 import type { GatewayDeps } from '../types.ts';
 

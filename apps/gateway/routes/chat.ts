@@ -2,14 +2,14 @@ import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { agentRunQueue } from '../../../queues/agent.queues.ts';
 import type { RunEvent } from '../../../shared/agent/run-events.ts';
-import { awaitAgentRun, enqueueAgentRun } from '../agent-runs.ts';
+import { awaitAgentRun, enqueueAgentRun } from '../../../core/ask/agent-runs.ts';
 import { ChatCompletionBody, chatChunk, chatCompletion, lastUserQuestion, QUARRY_MODEL, sourcesFootnote } from '../chat-format.ts';
-import { HTTP_STATUS, HttpError } from '../http-errors.ts';
-import type { RunStreamReader } from '../run-stream-reader.ts';
+import { HTTP_STATUS, HttpError } from '../../../core/failures.ts';
+import type { RunStreamReader } from '../../../core/ask/run-stream-reader.ts';
 import { openSse, type SseStream } from '../sse.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
-import { runEventsUntil } from './run-stream.ts';
+import { runEventsUntil } from '../../../core/ask/run-events-until.ts';
 
 /** Longest question the agent takes (as `POST /v1/query`). */
 const MAX_QUESTION_CHARS = 2000;

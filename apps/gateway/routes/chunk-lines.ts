@@ -6,7 +6,7 @@ import { ExtractedDocument } from '../../../shared/domain/extracted.ts';
 import type { LineSpan } from '../../../shared/domain/section.ts';
 import { PermanentError } from '../../../shared/errors.ts';
 import type { VectorStore } from '../../../shared/store/vector-store.ts';
-import { HttpError } from '../http-errors.ts';
+import { HttpError } from '../../../core/failures.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 
 /**

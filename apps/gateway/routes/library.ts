@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ALL_QUEUES } from '../../../queues/all-queues.ts';
 import { DocId } from '../../../shared/domain/index.ts';
-import { searchTool, type McpDeps } from '../../mcp/handlers.ts';
-import { SearchRequest } from '../../mcp/schemas.ts';
-import { HttpError } from '../http-errors.ts';
+import { readChunk } from '../../../core/chunks.ts';
+import type { UseCaseDeps } from '../../../core/deps.ts';
+import { createDocumentLibrary, storedPdf } from '../../../core/documents/read.ts';
+import { SearchRequest } from '../../../core/schemas.ts';
+import { searchPassages } from '../../../core/search.ts';
 import { chunkLineRoutes } from './chunk-lines.ts';
-import { createRetryableCheck } from './retry.ts';
 import type { GatewayDeps } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 
@@ -23,24 +24,17 @@ const ChunkParams = z.object({ id: z.string().uuid() });
  * its lines were printed: routes/chunk-lines.ts), `POST /v1/search`, and `GET /v1/queues` (job
  * counts per stage).
  */
-export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, search: McpDeps): Promise<void> {
-  const withRetryable = createRetryableCheck(deps.artifacts);
+export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, search: UseCaseDeps): Promise<void> {
+  const library = createDocumentLibrary(deps);
   app.get(
     '/v1/documents',
     { config: { role: 'query' }, schema: { summary: 'Every document’s ingestion status, newest first; `retryable` when POST /v1/documents/:id/retry would run it again' } },
-    async () => {
-      const all = await deps.status.list();
-      const shown = all.filter((d) => d.state !== 'deleted').sort((a, b) => b.registeredAt.localeCompare(a.registeredAt));
-      return { documents: await withRetryable(shown) };
-    },
+    async () => ({ documents: await library() }),
   );
 
   app.get('/v1/documents/:id/pdf', { config: { role: 'query' }, schema: { summary: 'The stored PDF of a document’s current version' } }, async (req, reply) => {
     const { id } = parseOr400(DocParams, req.params, 'params');
-    const status = await deps.status.get(id);
-    if (!status || status.state === 'deleted') throw new HttpError(404, 'NOT_FOUND', `no document ${id}`);
-    if (!(await deps.artifacts.exists(id, status.version, 'source.pdf'))) throw new HttpError(404, 'NOT_FOUND', `document ${id} has no stored PDF`);
-    const bytes = await deps.artifacts.getBytes(id, status.version, 'source.pdf');
+    const bytes = await storedPdf(deps, id);
     // Private: the PDF is served under the caller's key, so no shared cache may keep it.
     return reply
       .header('content-type', 'application/pdf')
@@ -56,16 +50,13 @@ export async function libraryRoutes(app: FastifyInstance, deps: GatewayDeps, sea
 
   app.get('/v1/chunks/:id', { config: { role: 'query' }, schema: { summary: 'A chunk: its text, section path and pages, and its table as data when it holds one' } }, async (req) => {
     const { id } = parseOr400(ChunkParams, req.params, 'params');
-    const [c] = await search.store.fetchByIds([id]);
-    if (!c) throw new HttpError(404, 'NOT_FOUND', `no chunk ${id}`);
-    // The table as data: the web app draws a cited table from it (its body is the same table as Markdown).
-    return { chunkId: c.chunk_id, docId: c.doc_id, sectionPath: c.section_path, pages: { start: c.page_start, end: c.page_end }, body: c.body, ...(c.table ? { table: c.table } : {}) };
+    return readChunk(search, id);
   });
   await chunkLineRoutes(app, search.store, deps.artifacts);
 
   app.post(
     '/v1/search',
     { config: { role: 'query' }, schema: { summary: 'Hybrid search (keyword + vector) with filters, as the MCP search tool; hits with their score terms', body: jsonSchema(SearchRequest) } },
-    async (req) => searchTool(search, parseOr400(SearchRequest, req.body, 'body')),
+    async (req) => searchPassages(search, parseOr400(SearchRequest, req.body, 'body')),
   );
 }

@@ -2,39 +2,19 @@ import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { agentRunQueue, RunId } from '../../../queues/agent.queues.ts';
-import { IsoDate } from '../../../shared/domain/document.ts';
-import { awaitAgentRun, enqueueAgentRun, viewRun } from '../agent-runs.ts';
-import { HttpError } from '../http-errors.ts';
-import type { RunStreamReader } from '../run-stream-reader.ts';
+import { awaitAgentRun, enqueueAgentRun, viewRun } from '../../../core/ask/agent-runs.ts';
+import { HttpError } from '../../../core/failures.ts';
+import type { RunStreamReader } from '../../../core/ask/run-stream-reader.ts';
 import { acceptsEventStream, openSse } from '../sse.ts';
-import { queryEventData, runEventsUntil } from './run-stream.ts';
+import { runEventsUntil } from '../../../core/ask/run-events-until.ts';
+import { giveFeedback } from '../../../core/feedback.ts';
+import { FeedbackBody, QueryBody } from '../../../core/schemas.ts';
+import { readTrace } from '../../../core/traces.ts';
+import { queryEventData } from './run-stream.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
 
-export const QueryBody = z
-  .object({
-    query: z.string().trim().min(1, 'must not be empty').max(2000),
-    asOf: IsoDate.optional(),
-    alpha: z.number().min(0).max(1).optional(),
-    /** Answer 202 with a run id at once instead of waiting. */
-    async: z.boolean().optional(),
-    /** Override how long to wait before answering 202 (streaming: before the TIMEOUT error event). */
-    timeoutMs: z.number().int().min(100).max(120_000).optional(),
-    /** Answer `text/event-stream` (as `Accept: text/event-stream` does): run, node…, delta…, citations, done (or error). */
-    stream: z.boolean().optional(),
-  })
-  .strict();
-
-export const FeedbackBody = z
-  .object({
-    useful: z.array(z.string().uuid()).max(100).default([]),
-    verdict: z.enum(['useful', 'not_useful']),
-  })
-  .strict();
-
 const RunParams = z.object({ id: RunId });
-
-export { RunView } from '../agent-runs.ts';
 
 function runLinks(runId: string) {
   return { self: `/v1/runs/${runId}`, feedback: `/v1/runs/${runId}/feedback`, trace: `/debug/trace/${runId}` };
@@ -97,19 +77,13 @@ export async function queryRoutes(
     async (req, reply) => {
       const { id } = parseOr400(RunParams, req.params, 'params');
       const body = parseOr400(FeedbackBody, req.body, 'body');
-      const ctx = await deps.runContexts.get(id);
-      if (!ctx) throw new HttpError(404, 'NOT_FOUND', `no run ${id} (or it expired)`);
-      const unknown = body.useful.filter((c) => !ctx.citedChunkIds.includes(c));
-      if (unknown.length) throw new HttpError(400, 'INVALID_PAYLOAD', `body.useful: not cited by run ${id}: ${unknown.join(', ')}`, unknown);
-      const result = await deps.recordFeedback({ runId: id, useful: body.useful, verdict: body.verdict });
-      return reply.status(202).send({ runId: id, ...result });
+      const result = await giveFeedback(deps, id, body);
+      return reply.status(202).send(result);
     },
   );
 
   app.get('/debug/trace/:id', { config: { role: 'admin' }, schema: { summary: 'The trace of a run: per-node latency, weights, scores, verdict' } }, async (req) => {
     const { id } = parseOr400(RunParams, req.params, 'params');
-    const trace = await deps.traces.get(id);
-    if (!trace) throw new HttpError(404, 'NOT_FOUND', `no trace for run ${id} (or it expired)`);
-    return trace;
+    return readTrace(deps, id);
   });
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { isFinalEvent, parseRunEntry, runStreamKey, type RunEvent } from '../../shared/agent/run-events.ts';
-import { HttpError } from './http-errors.ts';
+import { HttpError } from '../failures.ts';
 
 /** Tunables of {@link createRunStreamReader}. */
 export interface RunStreamReaderOptions {

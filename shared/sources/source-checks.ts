@@ -5,8 +5,8 @@
  * `bucket-watcher.ts` (objects).
  */
 import path from 'node:path';
-import { sha256Hex } from '../../shared/domain/index.ts';
-import type { ErrorCode } from '../../shared/errors.ts';
+import { sha256Hex } from '../domain/index.ts';
+import type { ErrorCode } from '../errors.ts';
 
 /** Limits a source must meet before it is read. */
 export interface SourceLimits {

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { DocumentMeta } from '../../shared/domain/document.ts';
-import { PermanentError } from '../../shared/errors.ts';
+import { DocumentMeta } from '../domain/document.ts';
+import { PermanentError } from '../errors.ts';
 import { readMetadataFile } from './safe-read.ts';
 
 function formatIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): string {

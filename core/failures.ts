@@ -1,5 +1,9 @@
-import { describeError, type ErrorCode } from '../../shared/errors.ts';
-import { isRedisUnavailable } from './request-redis.ts';
+/**
+ * Failures as every face's clients see them: a Quarry error code with its HTTP status (the gateway)
+ * or in a tool error (MCP) or a stream's error event, and internal messages withheld. One mapping,
+ * so a failure reads the same whichever face it came through.
+ */
+import { describeError, RetryableError, type ErrorCode } from '../shared/errors.ts';
 
 /**
  * The HTTP status of every Quarry error code, in one table (docs/architecture.md §6). Keyed by the
@@ -44,6 +48,22 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 500,
 };
 
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = [/stream isn't writeable/i, /command timed out/i, /connection is closed/i, /max retries per request/i, /connect ETIMEDOUT/i];
+
+/**
+ * True when `err` says Redis could not be reached or did not answer in time (not a script or data error).
+ * Here, not with the gateway's Redis client: every face maps such an error to REDIS_UNAVAILABLE.
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (err instanceof RetryableError && err.code === 'REDIS_UNAVAILABLE') return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as Error & { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (err.name === 'MaxRetriesPerRequestError') return true;
+  return UNAVAILABLE_MESSAGES.some((re) => re.test(err.message));
+}
+
 /** An error for an HTTP client: a status and a body with code and message. */
 export class HttpError extends Error {
   constructor(
@@ -65,6 +85,15 @@ export function toHttp(err: unknown): { status: number; body: { error: { code: s
   const status = HTTP_STATUS[code];
   // Internal messages may name files or hosts: a 500 says only that it failed.
   return { status, body: { error: { code, message: status === 500 ? 'internal error' : message } } };
+}
+
+/**
+ * A failure as a client of any face reads it (an MCP tool error, an SSE error event): its code, and
+ * its message unless the failure is internal (then only "internal error"), as {@link toHttp} answers.
+ */
+export function clientFailure(err: unknown): { code: string; message: string } {
+  const { code, message } = toHttp(err).body.error;
+  return { code, message };
 }
 
 /**

@@ -1,9 +1,53 @@
+/**
+ * The API's zod schemas, one set for every face: the HTTP routes parse request bodies with them
+ * (and publish them in the OpenAPI document), the MCP tools declare them as input and output
+ * schemas, the CLI checks its flags with them. A field renamed here is renamed everywhere.
+ */
 import { z } from 'zod';
-import { QueryBody } from '../gateway/routes/query.ts';
-import { AgentAnswer } from '../../shared/agent/answer.ts';
-import { DocId, IsoDate } from '../../shared/domain/index.ts';
-import { DocStatus } from '../../shared/status/doc-status.ts';
-import { and, isIn, temporalClamp, type Filter } from '../../shared/store/filter.ts';
+import { AgentAnswer } from '../shared/agent/answer.ts';
+import { DocId, IsoDate } from '../shared/domain/index.ts';
+import { ERROR_CODES } from '../shared/errors.ts';
+import { DocStatus } from '../shared/status/doc-status.ts';
+import { and, isIn, temporalClamp, type Filter } from '../shared/store/filter.ts';
+
+/** `POST /v1/query`'s body; the `ask` tool and `quarry query` take a part of it. */
+export const QueryBody = z
+  .object({
+    query: z.string().trim().min(1, 'must not be empty').max(2000),
+    asOf: IsoDate.optional(),
+    alpha: z.number().min(0).max(1).optional(),
+    /** Answer 202 with a run id at once instead of waiting. */
+    async: z.boolean().optional(),
+    /** Override how long to wait before answering 202 (streaming: before the TIMEOUT error event). */
+    timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    /** Answer `text/event-stream` (as `Accept: text/event-stream` does): run, node…, delta…, citations, done (or error). */
+    stream: z.boolean().optional(),
+  })
+  .strict();
+
+/** Feedback on a run: which of its cited chunks helped. */
+export const FeedbackBody = z
+  .object({
+    useful: z.array(z.string().uuid()).max(100).default([]),
+    verdict: z.enum(['useful', 'not_useful']),
+  })
+  .strict();
+export type FeedbackBody = z.infer<typeof FeedbackBody>;
+
+/** A run as a client sees it: its state and, once done, its answer or its error. */
+export const RunView = z.object({
+  runId: z.string(),
+  state: z.enum(['queued', 'running', 'completed', 'failed']),
+  answer: AgentAnswer.optional(),
+  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
+});
+export type RunView = z.infer<typeof RunView>;
+
+/** An uploaded file's name: a plain file name (no directories, no hidden files) ending in .pdf. */
+export const UploadName = z
+  .string()
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._()-]{0,200}\.pdf$/iu, 'a plain file name ending in .pdf (letters, digits, space, . _ ( ) -)')
+  .refine((n) => !n.includes('..'), 'must not contain ".."');
 
 /**
  * Filters a search narrows to; every field optional. Lists match any of their values.

@@ -3,10 +3,7 @@
  * used as S3 keys and inside source keys, never joined into local paths; still, a key that looks
  * like a path escape or carries control characters is refused outright.
  */
-import { PermanentError } from '../../shared/errors.ts';
-
-/** Source keys of objects found in a watched bucket: `s3:<bucket>/<key>`. */
-export const S3_KEY_PREFIX = 's3:';
+import { PermanentError } from '../errors.ts';
 
 /** Why `key` is refused, or null when it is acceptable. */
 export function objectKeyProblem(key: string): string | null {

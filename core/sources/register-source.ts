@@ -8,7 +8,7 @@ import { docIdForSource, sha256Hex, type DocumentMeta, type SourceRecord } from 
 import { withDocLock } from '../../shared/status/doc-lock.ts';
 import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
-import { readSourceFile } from './safe-read.ts';
+import { readSourceFile } from '../../shared/sources/safe-read.ts';
 
 export interface RegisterPorts {
   redis: Redis;

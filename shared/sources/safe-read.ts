@@ -12,7 +12,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { PermanentError } from '../../shared/errors.ts';
+import { PermanentError } from '../errors.ts';
 import { isInside, MAX_METADATA_BYTES, PDF_HEADER_WINDOW, sourceProblem, unreadVersion, type SourceLimits, type SourceProblem } from './source-checks.ts';
 
 /** A source file read whole, or refused before its bytes were read. */
@@ -102,6 +102,33 @@ async function readAt(fh: FileHandle, length: number, position: number): Promise
   return new Uint8Array(buf.buffer, buf.byteOffset, filled);
 }
 
+/** A file read after its checks, or the problem it was refused for; with the stat it was judged on. */
+export type CheckedRead = { kind: 'read'; bytes: Uint8Array; st: Stats } | { kind: 'refused'; problem: SourceProblem; st: Stats };
+
+/**
+ * Reads a file after checking it (see the module comment): its size, and with `pdf` its `%PDF-`
+ * header, before the rest is read.
+ * @throws the filesystem's error (ENOENT when the file is gone).
+ */
+export async function readFileChecked(file: string, opts: SourceLimits & { root: string | null; where: string; pdf: boolean }): Promise<CheckedRead> {
+  const opened = await openChecked(file, opts.root, opts.where);
+  if ('problem' in opened) return { kind: 'refused', problem: opened.problem, st: opened.st };
+  const { fh, st } = opened;
+  try {
+    const sized = sourceProblem({ size: st.size }, opts, opts.where);
+    if (sized) return { kind: 'refused', problem: sized, st };
+    if (opts.pdf) {
+      const head = await readAt(fh, Math.min(st.size, PDF_HEADER_WINDOW), 0);
+      const typed = sourceProblem({ size: st.size, head }, opts, opts.where);
+      if (typed) return { kind: 'refused', problem: typed, st };
+    }
+    // Never more than the size checked, even if the file grew since (its change event comes next).
+    return { kind: 'read', bytes: await readAt(fh, st.size, 0), st };
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * Reads a PDF after checking it (see the module comment).
  * @param opts.root the watched folder, already resolved with realpath; null for a path named on the command line.
@@ -110,20 +137,8 @@ async function readAt(fh: FileHandle, length: number, position: number): Promise
  * @throws the filesystem's error (ENOENT when the file is gone).
  */
 export async function readSourceFile(file: string, opts: SourceLimits & { root: string | null; where: string }): Promise<SourceRead> {
-  const opened = await openChecked(file, opts.root, opts.where);
-  if ('problem' in opened) return refused(opened.problem, opened.st);
-  const { fh, st } = opened;
-  try {
-    const sized = sourceProblem({ size: st.size }, opts, opts.where);
-    if (sized) return refused(sized, st);
-    const head = await readAt(fh, Math.min(st.size, PDF_HEADER_WINDOW), 0);
-    const typed = sourceProblem({ size: st.size, head }, opts, opts.where);
-    if (typed) return refused(typed, st);
-    // Never more than the size checked, even if the file grew since (its change event comes next).
-    return { kind: 'read', bytes: await readAt(fh, st.size, 0) };
-  } finally {
-    await fh.close();
-  }
+  const read = await readFileChecked(file, { ...opts, pdf: true });
+  return read.kind === 'read' ? { kind: 'read', bytes: read.bytes } : refused(read.problem, read.st);
 }
 
 /**

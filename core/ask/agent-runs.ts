@@ -1,17 +1,12 @@
+/**
+ * Asking through the queue: an agent run is enqueued (the HTTP API, the MCP `ask` tool, chat) and
+ * waited for or read back by its run id. The agent itself runs in `workers/agent`.
+ */
 import type { Job, Queue, QueueEvents } from 'bullmq';
-import { z } from 'zod';
 import { agentRunQueue, type AgentRunPayload } from '../../queues/agent.queues.ts';
 import { AgentAnswer } from '../../shared/agent/answer.ts';
-import { decodeFailure, ERROR_CODES } from '../../shared/errors.ts';
-
-/** A run as a client sees it: its state and, once done, its answer or its error. */
-export const RunView = z.object({
-  runId: z.string(),
-  state: z.enum(['queued', 'running', 'completed', 'failed']),
-  answer: AgentAnswer.optional(),
-  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
-});
-export type RunView = z.infer<typeof RunView>;
+import { decodeFailure } from '../../shared/errors.ts';
+import type { RunView } from '../schemas.ts';
 
 /**
  * Enqueues an agent run (`POST /v1/query`, the MCP `ask` tool) with the queue's retry and

@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { RunId } from './agent.queues.ts';
 import { defineQueue } from './define-queue.ts';
 import { jobOptions, type QueueClient } from './queue-client.ts';
 
-/** An agent run's id: part of a job id and a Redis key, so no ':' (and nothing exotic). */
-export const RunId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'run id: letters, digits, ".", "_" or "-", at most 128');
-export type RunId = z.infer<typeof RunId>;
 
 /** One chunk a validated answer cited, with the query that found it. */
 export const MemoryOutcomePayload = z.object({

@@ -1,5 +1,6 @@
 import { PermanentError } from '../errors.ts';
 import { FACET_NAMES, type FacetName, type FacetValueVector } from '../store/facet-values.ts';
+import { cosine } from '../vector-math.ts';
 
 /** Per facet, per value, a weight in [0, 1]; every facet is present, possibly empty. */
 export type FacetWeights = Record<FacetName, Record<string, number>>;
@@ -18,21 +19,6 @@ export interface FacetWeightOptions {
    * @defaultValue 0
    */
   minCos?: number;
-}
-
-/** Cosine similarity; 0 when either vector is all zeros. */
-export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /**
@@ -67,7 +53,7 @@ export function facetWeights(queryVector: ArrayLike<number>, rows: readonly Face
     if (row.vector.length !== queryVector.length) {
       throw new PermanentError('DIMENSION_MISMATCH', `facet value ${row.facet}=${row.value}: expected dimension ${queryVector.length}, got ${row.vector.length}`);
     }
-    const cos = cosineSimilarity(queryVector, row.vector);
+    const cos = cosine(queryVector, row.vector);
     if (cos > minCos) scored.get(row.facet)?.push({ value: row.value, cos });
   }
   const out = Object.fromEntries(FACET_NAMES.map((f) => [f, {}])) as FacetWeights;

@@ -1,4 +1,5 @@
 import { PermanentError } from '../errors.ts';
+import { cosine } from '../vector-math.ts';
 
 /**
  * ChunkStats: what helped before (seed 000 §6). Pure math only — no Redis, no clock: every
@@ -229,20 +230,14 @@ export function decayAndPrune(
   return { stats: next, updated: next !== stats, pruned: false };
 }
 
-/** Cosine similarity; 0 when either vector is all zeros. */
-export function cosine(a: Float32Array, b: Float32Array): number {
+/**
+ * The query's cosine to a centroid; 0 when either is all zeros.
+ * @throws PermanentError DIMENSION_MISMATCH when their sizes differ (a query of another embedder
+ *   must not read as merely unrelated)
+ */
+export function centroidCosine(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) throw new PermanentError('DIMENSION_MISMATCH', `vectors of ${a.length} and ${b.length} dimensions`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  return cosine(a, b);
 }
 
 /**
@@ -254,7 +249,7 @@ export function memoryFeatures(stats: ChunkStats, now: number, halfLifeMs: numbe
   const centroid = stats.query_centroid;
   return {
     decayedUtility: utilityAt(stats, now, halfLifeMs),
-    centroidCos: (q) => (centroid ? cosine(q, centroid) : 0),
+    centroidCos: (q) => (centroid ? centroidCosine(q, centroid) : 0),
     // Each win counts exactly one intent, so useful_count is the total even after capping.
     intentMatch: (intent) => (stats.useful_count > 0 ? histCount(stats.intent_hist, normaliseIntent(intent)) / stats.useful_count : 0),
   };

@@ -57,7 +57,8 @@ export {
 export { routedHybrid, type RoutedSearchDeps } from './routed-search.ts';
 export { layeredDocWeights, scoreLayers, type DocumentLayers, type LayerScore } from './document-layer.ts';
 export { coverDocuments } from './document-coverage.ts';
-export { cosine, DEFAULT_MMR_LAMBDA, mmrSelect, type MmrItem, type MmrOptions, type MmrPick } from './mmr.ts';
+export { DEFAULT_MMR_LAMBDA, mmrSelect, type MmrItem, type MmrOptions, type MmrPick } from './mmr.ts';
+export { cosine } from '../vector-math.ts';
 export {
   applyExploration,
   createSeededRng,

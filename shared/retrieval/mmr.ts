@@ -11,6 +11,7 @@
  * Relevance should be on a [0, 1]-like scale so the two terms compare (rank.ts passes its final
  * score, content in [0, 1] plus capped nudges).
  */
+import { dot, norm } from '../vector-math.ts';
 
 /** Default λ of {@link mmrSelect}: relevance weight in the standard form. */
 export const DEFAULT_MMR_LAMBDA = 0.6;
@@ -76,39 +77,6 @@ export function redundancy(sim: number, floor = 0): number {
   return Math.max(0, (sim - floor) / (1 - floor));
 }
 
-function norm(v: ArrayLike<number>): number {
-  return Math.sqrt(dot(v, v));
-}
-
-/** Cosine similarity; 0 when either vector is zero, missing or of another length. */
-export function cosine(a: Float32Array | readonly number[] | null, b: Float32Array | readonly number[] | null): number {
-  if (!a || !b || a.length !== b.length || a.length === 0) return 0;
-  const d = dot(a, b);
-  const n = norm(a) * norm(b);
-  return n > 0 && Number.isFinite(d) ? d / n : 0;
-}
-
-/**
- * Dot product of two vectors of equal length, in four running sums: MMR's similarity work is
- * almost all here (up to 2·keep picks × 300 candidates × the dimension), and independent sums
- * let the CPU overlap the multiply-adds that one sum would chain (about twice as fast).
- */
-function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  const n = a.length;
-  const end = n - (n % 4);
-  for (let j = 0; j < end; j += 4) {
-    s0 += (a[j] as number) * (b[j] as number);
-    s1 += (a[j + 1] as number) * (b[j + 1] as number);
-    s2 += (a[j + 2] as number) * (b[j + 2] as number);
-    s3 += (a[j + 3] as number) * (b[j + 3] as number);
-  }
-  for (let j = end; j < n; j += 1) s0 += (a[j] as number) * (b[j] as number);
-  return s0 + s1 + (s2 + s3);
-}
 
 /**
  * Greedy MMR selection. Returns the picks in order with the penalty each paid. Negative cosines

@@ -15,7 +15,8 @@
  */
 import type { HybridHit } from '../store/vector-store.ts';
 import { detectInstructionLike, type InstructionLikeResult } from './instruction-like.ts';
-import { DEFAULT_MMR_LAMBDA, cosine, mmrSelect, redundancy } from './mmr.ts';
+import { DEFAULT_MMR_LAMBDA, mmrSelect, redundancy } from './mmr.ts';
+import { cosine } from '../vector-math.ts';
 import {
   applyExploration,
   memoryBonus,

@@ -6,7 +6,7 @@ import type { ChunkField, ChunkIndex, HybridHit, ScannedChunk, StoredChunk } fro
 import type { DocumentTable } from '../../shared/store/document-table.ts';
 import type { StoreAdmin } from '../../shared/store/store-admin.ts';
 import type { DocTable } from '../../shared/domain/table.ts';
-import { DIM, MODEL, DOC_A, DOC_B, VERSION, corpus, cosine, documents, makeChunk, rejectsWith } from './store-fixtures.ts';
+import { DIM, MODEL, DOC_A, DOC_B, VERSION, corpus, cosine, documents, makeChunk, rejectsWith, seedStore } from './store-fixtures.ts';
 
 type Corpus = ReturnType<typeof corpus>;
 
@@ -53,12 +53,7 @@ export function runChunkIndexContract(name: string, makeStore: () => Promise<Chu
       await store.close();
     });
 
-    async function seed(): Promise<void> {
-      await store.ensureSchema({ dimension: DIM, model: MODEL });
-      const d = documents();
-      await store.upsertDocuments([d.a, d.b]);
-      await store.upsertChunks(Object.values(c));
-    }
+    const seed = (): Promise<void> => seedStore(store, c);
 
     describe('writes', () => {
       it('rejects vectors of the wrong length, on write and on query', async () => {

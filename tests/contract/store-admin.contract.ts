@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
 import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import type { HybridHit, VectorStore } from '../../shared/store/vector-store.ts';
-import { DIM, MODEL, OTHER_MODEL, DOC_A, corpus, documents, rejectsWith } from './store-fixtures.ts';
+import { DIM, MODEL, OTHER_MODEL, DOC_A, corpus, rejectsWith, seedStore } from './store-fixtures.ts';
 
 function ids(hits: HybridHit[]): string[] {
   return hits.map((h) => h.chunk.chunk_id);
@@ -26,12 +26,7 @@ export function runStoreAdminContract(name: string, makeStore: () => Promise<Vec
       await store.close();
     });
 
-    async function seed(): Promise<void> {
-      await store.ensureSchema({ dimension: DIM, model: MODEL });
-      const d = documents();
-      await store.upsertDocuments([d.a, d.b]);
-      await store.upsertChunks(Object.values(c));
-    }
+    const seed = (): Promise<void> => seedStore(store, c);
 
     describe('schema', () => {
       it('has no dimension before ensureSchema, reads are empty and writes are rejected', async () => {

@@ -155,3 +155,14 @@ export async function rejectsWith(promise: Promise<unknown>, code: string): Prom
   expect(err).toBeInstanceOf(PermanentError);
   expect((err as PermanentError).code).toBe(code);
 }
+
+/** Creates the schema at {@link DIM} and writes both documents and every chunk of `chunks`: the state most contract tests start from. */
+export async function seedStore(
+  store: { ensureSchema(r: { dimension: number; model: string }): Promise<unknown>; upsertDocuments(d: DocumentRecord[]): Promise<unknown>; upsertChunks(c: StoredChunk[]): Promise<unknown> },
+  chunks: Record<string, StoredChunk>,
+): Promise<void> {
+  await store.ensureSchema({ dimension: DIM, model: MODEL });
+  const d = documents();
+  await store.upsertDocuments([d.a, d.b]);
+  await store.upsertChunks(Object.values(chunks));
+}

@@ -58,10 +58,10 @@ describe.skipIf(!REDIS_AVAILABLE)('memory workers through BullMQ', () => {
     const group = startWorkers([memoryUpdateWorker], fx.ports, silent);
     try {
       const chunks = [randomUUID(), randomUUID()];
-      const payload = runPayload('run-e2e', [...chunks, chunks[0]!]);
+      const payload = runPayload('run-e2e-0001', [...chunks, chunks[0]!]);
       const queue = fx.ports.queues.queue(memoryUpdateQueue);
       const id = await fx.ports.queues.enqueue(memoryUpdateQueue, payload);
-      expect(id).toBe('memory-update-run-e2e');
+      expect(id).toBe('memory-update-run-e2e-0001');
       const job = await finished(queue, id);
       expect(job.returnvalue).toMatchObject({ applied: 2, skipped: 0 });
       expect((job.returnvalue as { deltas: unknown[] }).deltas).toEqual(

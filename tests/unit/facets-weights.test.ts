@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../shared/embed/hash-embedder.ts';
 import { PermanentError } from '../../shared/errors.ts';
-import { cosineSimilarity, cosineToWeight, facetWeights } from '../../shared/facets/facet-weights.ts';
+import { cosineToWeight, facetWeights } from '../../shared/facets/facet-weights.ts';
+import { cosine } from '../../shared/vector-math.ts';
 import type { FacetName, FacetValueVector } from '../../shared/store/facet-values.ts';
 import { facetRebuildStage } from '../../workers/facet-rebuild/facet-rebuild.stage.ts';
 
@@ -64,9 +65,9 @@ describe('facetWeights', () => {
     expect(() => facetWeights(q, rows, { minCos: 1 })).toThrow(/minCos/);
   });
 
-  it('cosineSimilarity is 0 for a zero vector', () => {
-    expect(cosineSimilarity([0, 0], [1, 0])).toBe(0);
-    expect(cosineSimilarity([3, 4], [3, 4])).toBeCloseTo(1, 12);
+  it('the cosine is 0 for a zero vector', () => {
+    expect(cosine([0, 0], [1, 0])).toBe(0);
+    expect(cosine([3, 4], [3, 4])).toBeCloseTo(1, 12);
   });
 });
 

@@ -12,7 +12,7 @@ const AT = '2025-03-02T10:00:00.000Z';
 
 const payload = (over: Partial<MemoryUpdatePayload> = {}): MemoryUpdatePayload =>
   MemoryUpdatePayload.parse({
-    runId: 'run-1',
+    runId: 'run-0001',
     at: AT,
     outcomes: [
       { chunkId: A, queryVector: [0.5, 0.25], intent: ' Legal ', entities: ['출산  장려금', 'GDPR', 'gdpr', ' '] },
@@ -68,7 +68,7 @@ describe('memory queues', () => {
   });
 
   it('names jobs deterministically', () => {
-    expect(memoryUpdateQueue.jobId(payload())).toBe('memory-update-run-1');
+    expect(memoryUpdateQueue.jobId(payload())).toBe('memory-update-run-0001');
     expect(memoryDecayQueue.jobId({ requestedAt: '2025-03-02T03:00:00Z' })).toBe(`memory-decay-${Date.UTC(2025, 2, 2, 3)}`);
     expect(() => memoryDecayQueue.jobId({})).toThrow(/requestedAt/);
     expect(MemoryDecayPayload.parse({})).toEqual({});

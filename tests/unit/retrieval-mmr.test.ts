@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cosine, mmrSelect, type MmrItem, type MmrPick } from '../../shared/retrieval/mmr.ts';
+import { mmrSelect, type MmrItem, type MmrPick } from '../../shared/retrieval/mmr.ts';
+import { cosine } from '../../shared/vector-math.ts';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 

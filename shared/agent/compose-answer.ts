@@ -27,7 +27,7 @@ const MAX_TABLE_DOCUMENTS = 6;
  * Most words of an answer: the figure's sentence and an explanation together, or the quoted
  * sentences (a reader wants the answer, not the page; the passages are a click away).
  */
-const MAX_ANSWER_WORDS = 70;
+const MAX_ANSWER_WORDS = 80;
 
 /** The table passages among `chunks` (every ranked hit: a statement may rank below the prose), as answer passages. */
 async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withheld: ReadonlySet<string>, titleOf: (docId: string) => Promise<string>): Promise<AnswerChunk[]> {

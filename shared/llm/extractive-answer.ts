@@ -103,8 +103,12 @@ const FIGURE_TOPIC = /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|i
 const BOILERPLATE_SECTION = /\b(?:certifications?|signatures?|exhibits?(?:\s+index)?)\b/iu;
 const BOILERPLATE_WEIGHT = 0.5;
 
-/** A sentence scoring under this share of the best one is filler, not an answer. */
-const RELATIVE_FLOOR = 0.5;
+/**
+ * A sentence scoring under this share of the best one is filler, not an answer: a second or third
+ * sentence is quoted only when it answers nearly as well as the first (a reader wants the answer,
+ * not the page).
+ */
+const RELATIVE_FLOOR = 0.7;
 
 const NOT_FOUND: Readonly<Record<'ko' | 'en', string>> = {
   en: 'The documents found do not answer this question.',
@@ -183,7 +187,7 @@ function clip(sentence: string): string {
  * Composes an answer from `chunks`: every sentence is scored against the question (date phrase
  * removed) as `0.9 · lexical score + 0.1 · passage rank share` (lexical: the reranker's matcher,
  * Korean spacing-insensitive; rank share: 1 for the first passage down to ≈ 0 for the last); the
- * best `maxSentences` with some term coverage and at least half the best score are quoted in
+ * best `maxSentences` with some term coverage and at least 70% of the best score are quoted in
  * score order (ties: earlier passage, earlier sentence), repeats dropped, each followed by the
  * marker of its passage.
  */

@@ -1,4 +1,5 @@
 import type { Config } from '../../shared/config/config.ts';
+import { watcherLeaseKey } from '../../shared/redis/keys.ts';
 import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
 import { startHealthServer } from '../../workers/runtime/health.ts';
 import { createPorts } from '../../workers/compose.ts';
@@ -80,7 +81,7 @@ export async function startService(
   const lease = watching
     ? await startLeaderLease({
         redis: ports.redis,
-        key: `${config.prefix}:watcher:leader`,
+        key: watcherLeaseKey(config.prefix),
         log: watcherLog,
         onAcquire: () => {
           const { createS3Client, createS3Bucket, createBucketSource, startBucketWatcher, startLocalWatcher, startServiceReconciler } = watching;

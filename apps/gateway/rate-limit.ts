@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { rateLimitNamespace } from '../../shared/redis/keys.ts';
 import { requestKey } from './auth.ts';
 import { HttpError } from '../../core/failures.ts';
 
@@ -36,7 +37,7 @@ export async function registerRateLimit(app: FastifyInstance, opts: { redis: Red
     max: opts.perMinute,
     timeWindow: 60_000,
     redis: opts.redis,
-    nameSpace: `${opts.prefix}:ratelimit:`,
+    nameSpace: rateLimitNamespace(opts.prefix),
     // An outage answers 503 through the error handler; skipping the limit would let it be bypassed.
     skipOnError: false,
     keyGenerator: rateLimitKey,

@@ -9,18 +9,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RELEASE_IF_HELD, RENEW_IF_HELD } from '../../shared/redis/held-key-scripts.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
-
-/** Extends the lease only if we still hold it. */
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-/** Releases the lease only if we still hold it. */
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /** What one attempt to take or keep the lease found. */
 type AttemptOutcome = 'leading' | 'held-elsewhere' | 'redis-unreachable' | 'start-failed';
 
 export interface LeaderLeaseOptions {
   redis: Redis;
+  /** The lease's key (`watcherLeaseKey`, shared/redis/keys.ts, for the watcher). */
   key: string;
   /** Called when this process becomes the leader. */
   onAcquire: () => void | Promise<void>;
@@ -62,7 +59,7 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
   };
 
   /** Lets go of a lease this process took but could not act on, so it is not held by nobody. */
-  const release = () => opts.redis.eval(RELEASE, 1, opts.key, id).catch(() => undefined);
+  const release = () => RELEASE_IF_HELD.run(opts.redis, [opts.key], [id]).catch(() => undefined);
 
   /** What the last attempt found, said once per change rather than on every retry. */
   let lastOutcome: AttemptOutcome | null = null;
@@ -78,7 +75,7 @@ export async function startLeaderLease(opts: LeaderLeaseOptions): Promise<Leader
     let held: boolean;
     try {
       held = leader
-        ? Number(await opts.redis.eval(RENEW, 1, opts.key, id, String(ttlMs))) === 1
+        ? await RENEW_IF_HELD.run(opts.redis, [opts.key], [id, ttlMs])
         : (await opts.redis.set(opts.key, id, 'PX', ttlMs, 'NX')) === 'OK';
     } catch (err) {
       // Redis unreachable: we cannot prove we still hold it, so stop acting as the leader.

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { sha256Hex, type DocumentMeta } from '../../shared/domain/index.ts';
 import { describeError, PermanentError } from '../../shared/errors.ts';
+import { bucketCursorKey } from '../../shared/redis/keys.ts';
 import type { BucketLocation } from '../../shared/s3/s3.ts';
 import { parseSidecar, sidecarPathOf } from '../../shared/sources/metadata.ts';
 import { checkObjectKey, isPdfKey, isSidecarKey, objectKeyProblem, pdfKeyOfSidecar } from '../../shared/sources/object-keys.ts';
@@ -55,7 +56,7 @@ export function createBucketSource(opts: {
   const limits: SourceLimits = { maxBytes: opts.maxBytes ?? 100 * 1024 * 1024 };
   const { bucket, prefix } = opts.location;
   const clock = opts.clock ?? (() => new Date());
-  const cursorKey = `${ports.prefix}:bucket-cursor:${bucket}/${prefix}`;
+  const cursorKey = bucketCursorKey(ports.prefix, bucket, prefix);
   const sourceKeyOf = (key: string) => `${S3_KEY_PREFIX}${bucket}/${key}`;
   const uriOf = (key: string) => objects.where(key);
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { runContextKeys } from '../redis/keys.ts';
 import { DEFAULT_TRACE_MAX_COUNT, putCapped } from './capped-store.ts';
 
 /**
@@ -22,7 +23,7 @@ export interface RunContextStore {
 
 /** Run contexts in Redis, kept like traces: `ttlSeconds` at most, and only the newest `maxCount`. */
 export function createRunContextStore(redis: Redis, prefix: string, ttlSeconds: number, maxCount: number = DEFAULT_TRACE_MAX_COUNT): RunContextStore {
-  const keys = { valuePrefix: `${prefix}:runctx:`, indexKey: `${prefix}:runctxs:index` };
+  const keys = runContextKeys(prefix);
   const key = (runId: string) => keys.valuePrefix + runId;
   return {
     async put(ctx) {

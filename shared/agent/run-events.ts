@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { runStreamKey } from '../redis/keys.ts';
 import { AgentAnswer, Citation } from './answer.ts';
 
 /** One progress event of a run (the SSE events of `POST /v1/query` but `run`, which the gateway writes). */
@@ -26,11 +27,6 @@ export type RunEvent = z.infer<typeof RunEvent>;
 /** True for the event that ends a run's stream. */
 export function isFinalEvent(e: RunEvent): boolean {
   return e.type === 'done' || e.type === 'error';
-}
-
-/** The Redis Stream key of a run's events. */
-export function runStreamKey(prefix: string, runId: string): string {
-  return `${prefix}:runstream:${runId}`;
 }
 
 /** The field of a stream entry that holds the event's JSON. */

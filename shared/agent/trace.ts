@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { traceKeys } from '../redis/keys.ts';
 import { DEFAULT_TRACE_MAX_COUNT, putCapped } from './capped-store.ts';
 
 /** One node's part of a run: how long it took and what it decided (numbers and ids, never document text). */
@@ -37,7 +38,7 @@ export interface TraceStore {
  * (the oldest go first): at ~9 KB a run, a TTL alone lets a busy gateway fill Redis.
  */
 export function createTraceStore(redis: Redis, prefix: string, ttlSeconds: number, maxCount: number = DEFAULT_TRACE_MAX_COUNT): TraceStore {
-  const keys = { valuePrefix: `${prefix}:trace:`, indexKey: `${prefix}:traces:index` };
+  const keys = traceKeys(prefix);
   const key = (runId: string) => keys.valuePrefix + runId;
   return {
     async put(trace) {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { embeddingCacheKey } from '../redis/keys.ts';
 import type { EmbeddingCache } from './embedding-cache.ts';
 
 /** Cached vectors live 30 days: long enough for re-ingests, short enough to age out old models. */
@@ -9,7 +10,7 @@ const TTL_SECONDS = 30 * 24 * 3600;
  * and values raw float32 bytes.
  */
 export function createRedisEmbeddingCache(redis: Redis, prefix: string): EmbeddingCache {
-  const k = (key: string) => `${prefix}:emb:${key}`;
+  const k = (key: string) => embeddingCacheKey(prefix, key);
   return {
     async getMany(keys) {
       if (keys.length === 0) return [];

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { PermanentError } from '../errors.ts';
+import { memoryKeys } from '../redis/keys.ts';
 import {
   DEFAULT_PRUNE_IDLE_MS,
   memoryFeatures,
@@ -9,7 +10,7 @@ import {
   type MemoryFeatures,
   type MemoryPolicy,
 } from './chunk-stats.ts';
-import { APPLY_OUTCOME, DECAY_BATCH } from './memory-lua.ts';
+import { APPLY_OUTCOME, DECAY_BATCH } from './memory-scripts.ts';
 
 /** A validated answer that cited `chunkId` (the store normalises intent and entities before counting). */
 export interface MemoryOutcome {
@@ -84,15 +85,6 @@ export interface RedisMemoryStoreOptions extends Partial<MemoryPolicy> {
   clock?: () => Date;
 }
 
-/** Redis key layout of the memory store; chunk ids are uuids, so they never collide with `index` or `run`. */
-export function memoryKeys(prefix: string): { stats(chunkId: string): string; index: string; run(runId: string): string } {
-  return {
-    stats: (chunkId: string) => `${prefix}:mem:${chunkId}`,
-    index: `${prefix}:mem:index`,
-    run: (runId: string) => `${prefix}:mem:run:${runId}`,
-  };
-}
-
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Float32 little-endian bytes, the layout the Lua script packs with struct '<f' (explicit, whatever the host's byte order). */
@@ -143,7 +135,7 @@ function scriptError(err: unknown): unknown {
 /**
  * The MemoryStore on Redis: one hash per chunk (`<prefix>:mem:<chunkId>`), an index set
  * (`<prefix>:mem:index`) for the weekly scan, and per-run marker sets (`<prefix>:mem:run:<runId>`,
- * with a TTL). Every write is one Lua script (see memory-lua.ts).
+ * with a TTL; `memoryKeys`, shared/redis/keys.ts). Every write is one Lua script (memory-scripts.ts).
  * @throws RangeError for a half-life outside 4–8 weeks.
  */
 export function createRedisMemoryStore(redis: Redis, prefix: string, opts: RedisMemoryStoreOptions = {}): MemoryStore {
@@ -156,9 +148,9 @@ export function createRedisMemoryStore(redis: Redis, prefix: string, opts: Redis
   const clock = opts.clock ?? (() => new Date());
 
   const applyOne = async (o: MemoryOutcome, runId: string | undefined): Promise<MemoryDelta> => {
-    const ks = [keys.stats(o.chunkId), keys.index, ...(runId ? [keys.run(runId)] : [])];
+    const ks: [string, string] | [string, string, string] = runId ? [keys.stats(o.chunkId), keys.index, keys.run(runId)] : [keys.stats(o.chunkId), keys.index];
     const { intent, entities } = outcomeKeys(o.intent, o.entities);
-    const res = (await APPLY_OUTCOME.run(redis, ks, [
+    const res = await APPLY_OUTCOME.run(redis, ks, [
       o.chunkId,
       o.at.getTime(),
       policy.halfLifeMs,
@@ -168,13 +160,8 @@ export function createRedisMemoryStore(redis: Redis, prefix: string, opts: Redis
       policy.entityCap,
       policy.intentCap,
       markerTtlMs,
-    ])) as [string, string, string, string, string];
-    return {
-      chunkId: o.chunkId,
-      applied: res[0] === '1',
-      before: { usefulCount: Number(res[1]), utility: Number(res[2]) },
-      after: { usefulCount: Number(res[3]), utility: Number(res[4]) },
-    };
+    ]);
+    return { chunkId: o.chunkId, ...res };
   };
 
   return {
@@ -226,11 +213,7 @@ export function createRedisMemoryStore(redis: Redis, prefix: string, opts: Redis
         // so one call never blocks Redis for long.
         for (let i = 0; i < ids.length; i += decayBatchSize) {
           const batch = ids.slice(i, i + decayBatchSize);
-          const [updated, pruned] = (await DECAY_BATCH.run(
-            redis,
-            [keys.index, ...batch.map(keys.stats)],
-            [t, policy.halfLifeMs, pruneBelow, pruneIdleMs, ...batch],
-          )) as [number, number];
+          const { updated, pruned } = await DECAY_BATCH.run(redis, [keys.index, ...batch.map(keys.stats)], [t, policy.halfLifeMs, pruneBelow, pruneIdleMs, ...batch]);
           report.updated += updated;
           report.pruned += pruned;
         }

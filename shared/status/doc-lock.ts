@@ -1,17 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RetryableError } from '../errors.ts';
-import { defineScript } from './redis-script.ts';
-
-const EXTEND = defineScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-`);
-
-const RELEASE = defineScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`);
+import { RELEASE_IF_HELD, RENEW_IF_HELD } from '../redis/held-key-scripts.ts';
+import { docLockKey } from '../redis/keys.ts';
 
 /**
  * Runs `fn` holding a per-document lock, so the writes of two versions (or a write and a delete)
@@ -26,7 +17,7 @@ export async function withDocLock<T>(
   fn: () => Promise<T>,
   opts: { ttlMs?: number; waitMs?: number } = {},
 ): Promise<T> {
-  const key = `${prefix}:lock:doc:${docId}`;
+  const key = docLockKey(prefix, docId);
   const token = randomBytes(12).toString('hex');
   const ttlMs = opts.ttlMs ?? 10_000;
   const deadline = Date.now() + (opts.waitMs ?? 60_000);
@@ -37,12 +28,12 @@ export async function withDocLock<T>(
     delay = Math.min(delay * 2, 500);
   }
   const renew = setInterval(() => {
-    EXTEND.run(redis, [key], [token, ttlMs]).catch(() => undefined);
+    RENEW_IF_HELD.run(redis, [key], [token, ttlMs]).catch(() => undefined);
   }, Math.max(100, Math.floor(ttlMs / 3)));
   try {
     return await fn();
   } finally {
     clearInterval(renew);
-    await RELEASE.run(redis, [key], [token]);
+    await RELEASE_IF_HELD.run(redis, [key], [token]);
   }
 }

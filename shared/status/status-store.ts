@@ -2,63 +2,9 @@ import { randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Coverage } from '../domain/coverage.ts';
 import type { DocumentProfile } from '../domain/document.ts';
-import { defineScript } from './redis-script.ts';
+import { statusKeys } from '../redis/keys.ts';
 import { parseStatusHash, type DocState, type DocStatus, type StatusWarning } from './doc-status.ts';
-
-// Registration decides, atomically, whether bytes are new: the same version registered twice is
-// "unchanged" (never re-processed) unless forced or the document was deleted in between.
-// The generation is a nonce drawn by the client (ARGV[7] for a first registration, previous +
-// ARGV[8] after that), not a counter Redis alone keeps: after Redis loses data (or fails over to
-// a lagging replica) a new registration does not reuse a generation, and so a job id, that a
-// stale worker may still hold.
-const REGISTER = defineScript(`
-local h = KEYS[1]
-local cur = redis.call('HMGET', h, 'version', 'state', 'gen')
-if cur[1] == ARGV[3] and cur[2] and cur[2] ~= 'deleting' and cur[2] ~= 'deleted' and ARGV[5] ~= '1' then
-  return {'unchanged', tonumber(cur[3])}
-end
-local gen = tonumber(ARGV[7])
-if cur[3] then gen = tonumber(cur[3]) + tonumber(ARGV[8]) end
-gen = string.format('%d', gen)
-for _, f in ipairs(redis.call('HKEYS', h)) do
-  if string.sub(f, 1, 2) == 't_' then redis.call('HDEL', h, f) end
-end
-redis.call('HSET', h, 'doc_id', ARGV[1], 'source_key', ARGV[2], 'version', ARGV[3], 'gen', gen,
-  'state', 'queued', 'stage', 'extract', 'progress', 0, 'error_code', '', 'error_message', '',
-  'page_count', '', 'chunk_count', '', 'warnings', '', 'profile', '', 'coverage', '', 'registered_at', ARGV[4], 'updated_at', ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
-return {'registered', tonumber(gen)}
-`);
-
-// Updates from a stage apply only to the version and generation that is current: a job of a
-// superseded version may still be running and must not overwrite the newer one's status. With a
-// stage (ARGV[4]), only while the document is queued at or running that stage: a job delivered
-// again after its work was handed on must not move the document back.
-const UPDATE = defineScript(`
-local h = KEYS[1]
-local cur = redis.call('HMGET', h, 'version', 'gen', 'state', 'stage')
-if cur[1] ~= ARGV[1] or cur[2] ~= ARGV[2] or cur[3] == 'deleting' or cur[3] == 'deleted' then return 0 end
-if ARGV[4] ~= '' and (cur[4] ~= ARGV[4] or (cur[3] ~= 'queued' and cur[3] ~= 'running')) then return 0 end
-for i = 5, #ARGV, 2 do redis.call('HSET', h, ARGV[i], ARGV[i + 1]) end
-redis.call('HSET', h, 'updated_at', ARGV[3])
-return 1
-`);
-
-const MARK_DELETING = defineScript(`
-local h = KEYS[1]
-local cur = redis.call('HMGET', h, 'state', 'gen')
-if not cur[1] or cur[1] == 'deleted' then return -1 end
-local gen = string.format('%d', tonumber(cur[2]) + tonumber(ARGV[2]))
-redis.call('HSET', h, 'state', 'deleting', 'stage', 'delete', 'gen', gen, 'progress', 0, 'updated_at', ARGV[1])
-return tonumber(gen)
-`);
-
-const MARK_DELETED = defineScript(`
-local h = KEYS[1]
-if redis.call('HGET', h, 'gen') ~= ARGV[1] or redis.call('HGET', h, 'state') ~= 'deleting' then return 0 end
-redis.call('HSET', h, 'state', 'deleted', 'progress', 100, 'updated_at', ARGV[2])
-return 1
-`);
+import { MARK_DELETED, MARK_DELETING, REGISTER, UPDATE } from './status-scripts.ts';
 
 export type RegisterOutcome = { action: 'registered' | 'unchanged'; gen: number };
 
@@ -108,8 +54,7 @@ const firstGen = () => randomInt(0, 2 ** 40);
 const genStep = () => randomInt(1, 2 ** 20);
 
 export function createStatusStore(redis: Redis, prefix: string, clock: () => Date = () => new Date()): StatusStore {
-  const docKey = (docId: string) => `${prefix}:doc:${docId}`;
-  const indexKey = `${prefix}:docs`;
+  const { record: docKey, index: indexKey } = statusKeys(prefix);
   const now = () => clock().toISOString();
 
   const update: StatusStore['update'] = async (docId, version, gen, u, condition = {}) => {
@@ -124,24 +69,13 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
     if (u.warnings !== undefined) fields.push('warnings', u.warnings.length > 0 ? JSON.stringify(u.warnings) : '');
     if (u.profile !== undefined) fields.push('profile', u.profile ? JSON.stringify(u.profile) : '');
     if (u.coverage !== undefined) fields.push('coverage', JSON.stringify(u.coverage));
-    const ok = await UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), condition.atStage ?? '', ...fields]);
-    return Number(ok) === 1;
+    return UPDATE.run(redis, [docKey(docId)], [version, String(gen), now(), condition.atStage ?? '', ...fields]);
   };
 
   return {
     async register({ docId, sourceKey, version, force }) {
       const at = clock();
-      const res = (await REGISTER.run(redis, [docKey(docId), indexKey], [
-        docId,
-        sourceKey,
-        version,
-        at.toISOString(),
-        force ? '1' : '0',
-        at.getTime(),
-        firstGen(),
-        genStep(),
-      ])) as [string, number];
-      return { action: res[0] === 'unchanged' ? 'unchanged' : 'registered', gen: Number(res[1]) };
+      return REGISTER.run(redis, [docKey(docId), indexKey], [docId, sourceKey, version, at.toISOString(), force ? '1' : '0', at.getTime(), firstGen(), genStep()]);
     },
     update,
     async isCurrent(docId, version, gen) {
@@ -155,11 +89,10 @@ export function createStatusStore(redis: Redis, prefix: string, clock: () => Dat
       return update(docId, version, gen, { state: 'failed', error }, { atStage: stage });
     },
     async markDeleting(docId) {
-      const gen = Number(await MARK_DELETING.run(redis, [docKey(docId)], [now(), genStep()]));
-      return gen < 0 ? null : gen;
+      return MARK_DELETING.run(redis, [docKey(docId)], [now(), genStep()]);
     },
     async markDeleted(docId, gen) {
-      return Number(await MARK_DELETED.run(redis, [docKey(docId)], [String(gen), now()])) === 1;
+      return MARK_DELETED.run(redis, [docKey(docId)], [String(gen), now()]);
     },
     async get(docId) {
       return parseStatusHash(await redis.hgetall(docKey(docId)));

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
 import { applyOutcome, memoryPolicy, WEEK_MS, type ChunkStats, type StatsOutcome } from '../../shared/memory/chunk-stats.ts';
 import { createInMemoryMemoryStore } from '../../shared/memory/in-memory-memory-store.ts';
-import { createRedisMemoryStore, memoryKeys, type MemoryOutcome, type MemoryStore } from '../../shared/memory/memory-store.ts';
+import { createRedisMemoryStore, type MemoryOutcome, type MemoryStore } from '../../shared/memory/memory-store.ts';
+import { memoryKeys } from '../../shared/redis/keys.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
 const HL = 6 * WEEK_MS;

@@ -12,7 +12,7 @@ import {
   memoryUpdateQueue,
   type MemoryUpdatePayload,
 } from '../../queues/memory.queues.ts';
-import { memoryKeys } from '../../shared/memory/memory-store.ts';
+import { memoryKeys } from '../../shared/redis/keys.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { memoryDecayWorker } from '../../workers/memory-decay/memory-decay.worker.ts';
 import { memoryUpdateStage } from '../../workers/memory-update/memory-update.stage.ts';

@@ -32,6 +32,24 @@ describe('dependency rules', () => {
   });
 });
 
+describe('Redis: one script runner, one keyspace', () => {
+  const files = listSources(root, ['apps', 'core', 'workers', 'queues', 'shared', 'eval', 'bench']);
+  const hits = (pattern: RegExp, allowed: (file: string) => boolean) =>
+    files.filter((f) => !allowed(f) && pattern.test(readFileSync(path.join(root, f), 'utf8')));
+
+  it('only shared/redis/lua.ts sends EVAL or EVALSHA (every script is a defineLuaScript)', () => {
+    expect(hits(/\.(eval|evalsha|evalsha_ro|eval_ro|defineCommand)\(/, (f) => f === 'shared/redis/lua.ts')).toEqual([]);
+  });
+
+  it('Lua source lives only in the *-scripts.ts module of its owner', () => {
+    expect(hits(/redis\.(call|pcall)\(/, (f) => f.endsWith('-scripts.ts'))).toEqual([]);
+  });
+
+  it('only shared/redis/keys.ts spells a key under the prefix', () => {
+    expect(hits(/\$\{[\w.]*prefix\}:/i, (f) => f === 'shared/redis/keys.ts')).toEqual([]);
+  });
+});
+
 describe('tests that hold on a busy machine', () => {
   it('no test compares a measured duration with a number (speed is for npm run bench)', () => {
     const testFiles = readdirSync(path.join(root, 'tests'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { AgentAnswer } from '../../../shared/agent/answer.ts';
 import { loadConfig } from '../../../shared/config/config.ts';
 import { packageRoot } from '../../../shared/config/package-root.ts';
+import { everyKeyPattern } from '../../../shared/redis/keys.ts';
 import { agentWorker } from '../../../workers/agent/agent.worker.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
@@ -43,7 +44,7 @@ export async function clearPrefix(redis: Redis, prefix: string): Promise<number>
   let cursor = '0';
   let removed = 0;
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', everyKeyPattern(prefix), 'COUNT', 500);
     cursor = next;
     if (keys.length) removed += await redis.unlink(...keys);
   } while (cursor !== '0');

@@ -1,32 +1,17 @@
-import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-
 /**
- * The memory store's Lua. Every change to a chunk's stats is ONE script, so Redis runs it
- * without any other command in between: no lost update under any concurrency, one round trip,
- * and no retry storm (optimistic WATCH/MULTI would make 50 writers of one hot chunk retry
- * O(n²) times). The formulas mirror `chunk-stats.ts` operation for operation, which the
- * integration tests check against the pure fold.
+ * The memory store's Lua (shared/memory/memory-store.ts), run by shared/redis/lua.ts. Every change
+ * to a chunk's stats is ONE script, so Redis runs it without any other command in between: no lost
+ * update under any concurrency, one round trip, and no retry storm (optimistic WATCH/MULTI would
+ * make 50 writers of one hot chunk retry O(n²) times). The formulas mirror `chunk-stats.ts`
+ * operation for operation, which the integration tests check against the pure fold. The keys are
+ * `memoryKeys(prefix)` (shared/redis/keys.ts).
  */
+import { defineLuaScript } from '../redis/lua.ts';
 
-/** A script run by EVALSHA (loaded again after a Redis restart); unlike status/redis-script, arguments may be binary. */
-export interface BinaryScript {
-  run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown>;
-}
-
-/** Wraps Lua source for EVALSHA with an EVAL fallback on NOSCRIPT. */
-export function defineBinaryScript(source: string): BinaryScript {
-  const sha = createHash('sha1').update(source).digest('hex');
-  return {
-    async run(redis, keys, args) {
-      try {
-        return await redis.evalsha(sha, keys.length, ...keys, ...args);
-      } catch (err) {
-        if (err instanceof Error && err.message.includes('NOSCRIPT')) return redis.eval(source, keys.length, ...keys, ...args);
-        throw err;
-      }
-    },
-  };
+/** A chunk's useful count and utility, before or after one outcome. */
+interface StatsPoint {
+  usefulCount: number;
+  utility: number;
 }
 
 // Helpers shared by the scripts. Lua's `<` on strings follows the server's LC_COLLATE, so ties
@@ -67,7 +52,24 @@ end
  * Returns {applied 0/1, count before, utility before, count after, utility after}, utilities at
  * max(utility_at, at) as %.17g strings (Lua numbers would be truncated to integers in the reply).
  */
-export const APPLY_OUTCOME = defineBinaryScript(`${HELPERS}
+export const APPLY_OUTCOME = defineLuaScript<
+  [stats: string, index: string] | [stats: string, index: string, runMarker: string],
+  [
+    chunkId: string,
+    atMs: number,
+    halfLifeMs: number,
+    intent: string,
+    entitiesJson: string,
+    queryVector: Buffer,
+    entityCap: number,
+    intentCap: number,
+    markerTtlMs: number,
+  ],
+  { applied: boolean; before: StatsPoint; after: StatsPoint }
+>({
+  name: 'memory-apply-outcome',
+  keys: { min: 2 },
+  source: `${HELPERS}
 local h, chunk = KEYS[1], ARGV[1]
 local at, hl = tonumber(ARGV[2]), tonumber(ARGV[3])
 local cur = redis.call('HMGET', h, 'useful_count', 'decayed_utility', 'utility_at', 'last_useful_at',
@@ -121,7 +123,16 @@ if marker then
   redis.call('PEXPIRE', marker, ARGV[9])
 end
 return {'1', tostring(n), fmt(before), tostring(n + 1), fmt(after)}
-`);
+`,
+  reply: (raw) => {
+    const res = raw as [string, string, string, string, string];
+    return {
+      applied: res[0] === '1',
+      before: { usefulCount: Number(res[1]), utility: Number(res[2]) },
+      after: { usefulCount: Number(res[3]), utility: Number(res[4]) },
+    };
+  },
+});
 
 /**
  * Materialise-and-prune for a batch. KEYS: index set, then one stats hash per chunk. ARGV: now,
@@ -130,7 +141,14 @@ return {'1', tostring(n), fmt(before), tostring(n + 1), fmt(after)}
  * since the scan read its id is judged on its current fields, so a fresh win is never pruned.
  * Returns {updated, pruned}; an index entry without a hash is removed and counted as pruned.
  */
-export const DECAY_BATCH = defineBinaryScript(`${HELPERS}
+export const DECAY_BATCH = defineLuaScript<
+  [index: string, ...stats: string[]],
+  [nowMs: number, halfLifeMs: number, pruneBelow: number, pruneIdleMs: number, ...chunkIds: string[]],
+  { updated: number; pruned: number }
+>({
+  name: 'memory-decay-batch',
+  keys: { min: 1 },
+  source: `${HELPERS}
 local now, hl = tonumber(ARGV[1]), tonumber(ARGV[2])
 local below, idle = tonumber(ARGV[3]), tonumber(ARGV[4])
 local updated, pruned = 0, 0
@@ -153,4 +171,9 @@ for i = 2, #KEYS do
   end
 end
 return {updated, pruned}
-`);
+`,
+  reply: (raw) => {
+    const [updated, pruned] = raw as [number, number];
+    return { updated: Number(updated), pruned: Number(pruned) };
+  },
+});

@@ -4,11 +4,11 @@ import type { Filter } from '../store/filter.ts';
 import type { HybridHit } from '../store/vector-store.ts';
 import type { Citation } from './answer.ts';
 import type { Trace } from './trace.ts';
+import { FACET_NAMES } from '../store/facet-values.ts';
 import type { RunContext } from './run-context.ts';
 
-/** Facets a branch may narrow on: the filterable metadata of a chunk. */
-export const BRANCH_FACETS = ['doc_type', 'section', 'jurisdiction', 'lang'] as const;
-export type FacetName = (typeof BRANCH_FACETS)[number];
+/** Facets a branch may narrow on: every facet (the filterable metadata of a chunk), named once in the store's vocabulary. */
+export const BRANCH_FACETS = FACET_NAMES;
 
 export type { DirectoryEntry, FacetWeights, Intent, QueryPlan, QueryScope, RankedCandidate, RankTerms, UnderstoodQuery, ChunkMemory };
 

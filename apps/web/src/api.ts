@@ -1,6 +1,9 @@
 /** The gateway's HTTP API as the web app uses it: the key, JSON calls, and the streamed answer. */
 import { healthOfAnswer, reportUnhealthy } from './health.ts';
 import { parseSse } from './sse.ts';
+// The API's own types, not copies: type-only imports, erased from the bundle (no zod in the page).
+import type { Citation } from '../../../shared/agent/answer.ts';
+import type { Box, DocTable, TableCell, TableRow } from '../../../shared/domain/table.ts';
 
 const KEY_ITEM = 'quarry.apiKey';
 
@@ -96,61 +99,12 @@ export async function json<T>(path: string, body?: unknown, method = body === un
   return (await (await call(path, init)).json()) as T;
 }
 
+
+export type { Citation, DocTable, TableCell, TableRow };
 /** A rectangle on a page in PDF points: `[x, y, width, height]`, `y` the baseline (origin bottom-left). */
-export type PdfBox = [number, number, number, number];
-
+export type PdfBox = Box;
 /** The table cell a figure was read from: its row (label path, "Net sales > Total net sales"), column header, text as printed. */
-export interface CitedCell {
-  row: string;
-  column: string;
-  text: string;
-  page: number;
-  box?: PdfBox;
-}
-
-export interface Citation {
-  n: number;
-  chunkId: string;
-  docId: string;
-  title: string;
-  sectionPath: string;
-  pages: { start: number; end: number };
-  validFrom: string | null;
-  validTo: string | null;
-  /** The characters of the passage's body the answer quotes, `[start, end)`. */
-  quote?: { start: number; end: number };
-  /** The table cell a figure was read from. */
-  cell?: CitedCell;
-}
-
-/** One cell of a table as printed, with its number (null for a dash, blank or words). */
-export interface TableCell {
-  text: string;
-  value: number | null;
-  page: number;
-  box?: PdfBox;
-}
-
-/** One row of a table: its label, indentation depth, the group labels above it (outermost first), one cell per column. */
-export interface TableRow {
-  label: string;
-  level: number;
-  parents: string[];
-  cells: (TableCell | null)[];
-  line: number;
-  page: number;
-}
-
-/** A table read as data (shared/domain/table.ts `DocTable`, as `GET /v1/chunks/:id` gives it). */
-export interface DocTable {
-  title: string;
-  columns: string[];
-  rows: TableRow[];
-  unit: string | null;
-  scale: string | null;
-  pageStart: number;
-  pageEnd: number;
-}
+export type CitedCell = NonNullable<Citation['cell']>;
 
 /** A chunk as `GET /v1/chunks/:id` gives it: its text and, when it holds one, its table. */
 export interface ChunkRecord {

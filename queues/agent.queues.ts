@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { AgentAnswer } from '../shared/agent/answer.ts';
 import { IsoDate } from '../shared/domain/document.ts';
+import { RunId } from '../shared/domain/ids.ts';
 import { defineQueue } from './define-queue.ts';
 
-/**
- * Run ids are chosen by the gateway (or the CLI); they become job ids and Redis keys of the run
- * and of its memory update, so never contain `:`. The one definition both queues check.
- */
-export const RunId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'run id: 8–64 letters, digits, "-" or "_"');
-export type RunId = z.infer<typeof RunId>;
 
 export const AgentRunPayload = z.object({
   runId: RunId,

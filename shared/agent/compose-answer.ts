@@ -58,6 +58,32 @@ function withExplanation(figure: FigureAnswer, query: string, passages: readonly
   return { text: `${figure.text} ${prose.text}`, citations: [...figure.citations, ...prose.citations] };
 }
 
+/**
+ * The figure answer from the tables of the documents the search settled on: the ranked table
+ * passages and those a search by the question's metric finds in the same documents (the
+ * question's other words, the companies' names among them, would find prose). Null when no table
+ * holds what is asked (see composeFigureAnswer).
+ */
+async function figureFromTables(
+  options: AnswererOptions,
+  query: string,
+  rankedChunks: readonly StoredChunkWithoutVector[],
+  withheld: ReadonlySet<string>,
+  lang: 'en' | 'ko',
+): Promise<FigureAnswer | null> {
+  const docIds = [...new Set(rankedChunks.map((c) => c.doc_id))].slice(0, MAX_TABLE_DOCUMENTS);
+  const known = new Map<string, AnswerDocument | undefined>(await Promise.all(docIds.map(async (id) => [id, await options.documentOf?.(id)] as const)));
+  const names = [...known.values()].flatMap((d) => (d ? [...(d.organisation ? [d.organisation] : []), ...d.aliases] : []));
+  const metric = figureAsk(query, names).metric;
+  const searched = options.searchTables && metric ? await options.searchTables(metric, docIds) : [];
+  const seen = new Set(rankedChunks.map((c) => c.chunk_id));
+  const tables = await tablePassages([...rankedChunks, ...searched.filter((c) => !seen.has(c.chunk_id))], withheld, options.titleOf);
+  for (const id of new Set(tables.map((c) => c.docId))) if (!known.has(id)) known.set(id, await options.documentOf?.(id));
+  // A question that does not ask for a figure is answered from a row only when the row says most of what it asks.
+  const asksFigure = askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0;
+  return composeFigureAnswer(query, tables, (id) => known.get(id), lang, { asksFigure });
+}
+
 /** The answer when no passage of the documents the question is about holds what it asks. */
 export const NOT_IN_INDEX: Readonly<Record<'ko' | 'en', string>> = {
   en: 'Not found in the indexed documents: no passage of the documents this question is about holds the answer it asks for.',
@@ -133,20 +159,7 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     // question also asks why, the best sentence. A question that does not ask for a figure gets
     // one only from a row that says nearly all it asks (see composeFigureAnswer).
     if (!options.llm) {
-      const rankedChunks = ranked.map((r) => r.hit.chunk);
-      // The documents the search settled on, best first: where a statement is looked for.
-      const docIds = [...new Set(rankedChunks.map((c) => c.doc_id))].slice(0, MAX_TABLE_DOCUMENTS);
-      const known = new Map<string, AnswerDocument | undefined>(await Promise.all(docIds.map(async (id) => [id, await options.documentOf?.(id)] as const)));
-      // Searched by the metric's words (the question's other words, the companies' names among
-      // them, would find prose).
-      const names = [...known.values()].flatMap((d) => (d ? [...(d.organisation ? [d.organisation] : []), ...d.aliases] : []));
-      const metric = figureAsk(query, names).metric;
-      const searched = options.searchTables && metric ? await options.searchTables(metric, docIds) : [];
-      const seen = new Set(rankedChunks.map((c) => c.chunk_id));
-      const tables = await tablePassages([...rankedChunks, ...searched.filter((c) => !seen.has(c.chunk_id))], withheld, options.titleOf);
-      for (const id of new Set(tables.map((c) => c.docId))) if (!known.has(id)) known.set(id, await options.documentOf?.(id));
-      const asksFigure = askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0;
-      const figure = composeFigureAnswer(query, tables, (id) => known.get(id), extractive.lang, { asksFigure });
+      const figure = await figureFromTables(options, query, ranked.map((r) => r.hit.chunk), withheld, extractive.lang);
       if (figure) {
         const text = EXPLAIN.test(query) ? withExplanation(figure, query, trusted, asOf, today) : figure;
         streamWhole(text.text);

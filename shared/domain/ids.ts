@@ -12,6 +12,13 @@ export type DocId = z.infer<typeof DocId>;
 export const Version = z.string().regex(/^[0-9a-f]{64}$/, 'version: sha256 hex');
 export type Version = z.infer<typeof Version>;
 
+/**
+ * An agent run's id, chosen by the gateway (or the CLI): it becomes the job id of the run and of
+ * its memory update and part of Redis keys, so never contains `:`.
+ */
+export const RunId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'run id: 8–64 letters, digits, "-" or "_"');
+export type RunId = z.infer<typeof RunId>;
+
 /** Namespace for every Quarry uuid5 (fixed forever: changing it changes every chunk id). */
 export const QUARRY_NAMESPACE = '6f0b7c52-3a7e-5f5c-9f59-2f1d7c0e8a41';
 

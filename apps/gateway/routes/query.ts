@@ -1,7 +1,8 @@
 import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { agentRunQueue, RunId } from '../../../queues/agent.queues.ts';
+import { agentRunQueue } from '../../../queues/agent.queues.ts';
+import { RunId } from '../../../shared/domain/ids.ts';
 import { awaitAgentRun, enqueueAgentRun, viewRun } from '../../../core/ask/agent-runs.ts';
 import { HttpError } from '../../../core/failures.ts';
 import type { RunStreamReader } from '../../../core/ask/run-stream-reader.ts';

@@ -6,7 +6,6 @@ import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { registerSource } from '../core/sources/register-source.ts';
 import { STAGE_NAMES } from '../queues/ingest.queues.ts';
 import { loadConfig } from '../shared/config/config.ts';
-import { ExtractedDocument } from '../shared/domain/extracted.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { FACET_WORKERS, INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/compose.ts';
@@ -160,7 +159,7 @@ export async function ingestFilings(opts: IngestFilingsOptions): Promise<Ingeste
 export async function readPageTexts(ports: Pick<Ports, 'artifacts'>, indexed: readonly IndexedFiling[]): Promise<Map<string, Map<number, string>>> {
   const out = new Map<string, Map<number, string>>();
   for (const doc of indexed) {
-    const extracted = await ports.artifacts.getJson(doc.docId, doc.version, 'extracted.json', ExtractedDocument);
+    const extracted = await ports.artifacts.getJson(doc.docId, doc.version, 'extracted.json');
     out.set(doc.file, new Map(extracted.pages.map((page) => [page.number, page.lines.map((l) => l.text).join('\n')])));
   }
   return out;

@@ -1,34 +1,39 @@
-import type { z } from 'zod';
+import { artifactSchema, isArtifactName, type ArtifactJson, type ArtifactName, type BytesArtifactName, type JsonArtifactName } from '../domain/artifacts.ts';
 import { DocId, Version } from '../domain/ids.ts';
 import { PermanentError } from '../errors.ts';
 
 /**
- * Names of the artifacts a document version accumulates, one per stage. Artifacts live under
+ * The artifacts a document version accumulates, one or two per stage, and what each holds: the
+ * table is `ARTIFACTS` in shared/domain/artifacts.ts. Artifacts live under
  * `<doc_id>/<version>/<name>`; job payloads carry only ids, so any stage can be replayed from here.
  */
-export const ARTIFACT_NAMES = [
-  'source.pdf',
-  'source.json',
-  'extracted.json',
-  'sections.json',
-  'chunks.json',
-  'enriched.json',
-  'embeddings.json',
-  'embeddings.bin',
-] as const;
-export type ArtifactName = (typeof ARTIFACT_NAMES)[number];
+export { ARTIFACT_NAMES, ARTIFACTS, type ArtifactJson, type ArtifactName, type BytesArtifactName, type JsonArtifactName } from '../domain/artifacts.ts';
 
-/** Where stage outputs are kept between stages (local directory now, S3-compatible bucket later). */
+/**
+ * Where stage outputs are kept between stages (a local directory, or an S3-compatible bucket).
+ * A JSON artifact is read and written by its name alone: the name says its schema (`ARTIFACTS`),
+ * so `getJson(docId, version, 'chunks.json')` is a `ChunksArtifact` and `putJson` of
+ * `'chunks.json'` takes nothing else.
+ */
 export interface ArtifactStore {
-  putBytes(docId: string, version: string, name: ArtifactName, bytes: Uint8Array): Promise<void>;
-  /** @throws PermanentError ARTIFACT_MISSING when absent. */
-  getBytes(docId: string, version: string, name: ArtifactName): Promise<Uint8Array>;
-  putJson(docId: string, version: string, name: ArtifactName, value: unknown): Promise<void>;
+  /** Stores an artifact kept as bytes (`source.pdf`, `embeddings.bin`). */
+  putBytes(docId: string, version: string, name: BytesArtifactName, bytes: Uint8Array): Promise<void>;
   /**
-   * Reads and validates: an artifact written by older code may not match today's schema.
+   * Any artifact's stored bytes, a JSON one's as its UTF-8 text (what the cache keeps).
+   * @throws PermanentError ARTIFACT_MISSING when absent.
+   */
+  getBytes(docId: string, version: string, name: ArtifactName): Promise<Uint8Array>;
+  /**
+   * Stores `value` as JSON. Not validated here: the compiler holds every writer to the name's
+   * type, and the reader validates what it reads anyway (see {@link parseArtifactJson}).
+   */
+  putJson<N extends JsonArtifactName>(docId: string, version: string, name: N, value: NoInfer<ArtifactJson<N>>): Promise<void>;
+  /**
+   * Reads and validates against the name's schema: an artifact written by older code may not match
+   * today's schema.
    * @throws PermanentError ARTIFACT_MISSING when absent, INVALID_PAYLOAD when it does not parse.
    */
-  getJson<T extends z.ZodType>(docId: string, version: string, name: ArtifactName, schema: T): Promise<z.infer<T>>;
+  getJson<N extends JsonArtifactName>(docId: string, version: string, name: N): Promise<ArtifactJson<N>>;
   exists(docId: string, version: string, name: ArtifactName): Promise<boolean>;
   /** Versions that have artifacts for this document. */
   listVersions(docId: string): Promise<string[]>;
@@ -44,7 +49,7 @@ export interface ArtifactStore {
 export function checkArtifactRef(docId: string, version: string, name: ArtifactName): void {
   DocId.parse(docId);
   Version.parse(version);
-  if (!ARTIFACT_NAMES.includes(name)) throw new TypeError(`unknown artifact ${name}`);
+  if (!isArtifactName(name)) throw new TypeError(`unknown artifact ${name as string}`);
 }
 
 /** The error every adapter throws for an absent artifact. */
@@ -53,19 +58,19 @@ export function artifactMissing(docId: string, version: string, name: ArtifactNa
 }
 
 /**
- * Parses a JSON artifact and validates it against today's schema.
+ * Parses a JSON artifact and validates it against its name's schema (`ARTIFACTS`).
  * @throws PermanentError `INVALID_PAYLOAD` when it does not parse or match.
  */
-export function parseArtifactJson<T extends z.ZodType>(text: string, schema: T, docId: string, name: ArtifactName): z.infer<T> {
+export function parseArtifactJson<N extends JsonArtifactName>(text: string, docId: string, name: N): ArtifactJson<N> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     throw new PermanentError('INVALID_PAYLOAD', `artifact ${name} of ${docId} is not JSON: ${(err as Error).message}`);
   }
-  const parsed = schema.safeParse(value);
+  const parsed = artifactSchema(name).safeParse(value);
   if (!parsed.success) {
     throw new PermanentError('INVALID_PAYLOAD', `artifact ${name} of ${docId} does not match its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
-  return parsed.data as z.infer<T>;
+  return parsed.data as ArtifactJson<N>;
 }

@@ -27,7 +27,7 @@ function lazyS3ArtifactStore(location: BucketLocation, s3: S3Settings): Artifact
     putBytes: async (docId, version, name, bytes) => (await open()).putBytes(docId, version, name, bytes),
     getBytes: async (docId, version, name) => (await open()).getBytes(docId, version, name),
     putJson: async (docId, version, name, value) => (await open()).putJson(docId, version, name, value),
-    getJson: async (docId, version, name, schema) => (await open()).getJson(docId, version, name, schema),
+    getJson: async (docId, version, name) => (await open()).getJson(docId, version, name),
     exists: async (docId, version, name) => (await open()).exists(docId, version, name),
     listVersions: async (docId) => (await open()).listVersions(docId),
     deleteDoc: async (docId, opts) => (await open()).deleteDoc(docId, opts),

@@ -1,5 +1,4 @@
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { z } from 'zod';
 import { DocId, Version } from '../domain/ids.ts';
 import { classifyS3Error, isNotFound, type BucketLocation } from '../s3/s3.ts';
 import { artifactMissing, checkArtifactRef, parseArtifactJson, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
@@ -60,8 +59,8 @@ export function createS3ArtifactStore(opts: { client: S3Client; location: Bucket
     async putJson(docId, version, name, value) {
       await put(keyOf(docId, version, name), JSON.stringify(value), 'application/json');
     },
-    async getJson<T extends z.ZodType>(docId: string, version: string, name: ArtifactName, schema: T) {
-      return parseArtifactJson(new TextDecoder().decode(await get(docId, version, name)), schema, docId, name);
+    async getJson(docId, version, name) {
+      return parseArtifactJson(new TextDecoder().decode(await get(docId, version, name)), docId, name);
     },
     async exists(docId, version, name) {
       const key = keyOf(docId, version, name);

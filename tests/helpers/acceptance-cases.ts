@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EnrichedArtifact, type DocumentMeta } from '../../shared/domain/index.ts';
+import type { DocumentMeta } from '../../shared/domain/index.ts';
 import { and, containsAny, eq, isIn, isNull, or, range, temporalClamp, type Filter } from '../../shared/store/filter.ts';
 import type { FacetWeights } from '../../shared/retrieval/index.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
@@ -28,7 +28,7 @@ export interface ExpectedChunk {
 export async function expectedChunks(ports: Ports, statuses: readonly DocStatus[]): Promise<ExpectedChunk[]> {
   const perDoc = await Promise.all(
     statuses.map(async (s) => {
-      const { document, chunks } = await ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact);
+      const { document, chunks } = await ports.artifacts.getJson(s.docId, s.version, 'enriched.json');
       return chunks.map((c) => ({
         chunk_id: c.chunk_id,
         doc_id: c.doc_id,

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import type { ChunkLines } from '../../apps/gateway/routes/chunk-lines.ts';
-import { ChunksArtifact } from '../../shared/domain/artifacts.ts';
 import { ExtractedDocument } from '../../shared/domain/extracted.ts';
 import type { Chunk } from '../../shared/domain/chunk.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
@@ -65,12 +64,12 @@ describe.skipIf(!REDIS_AVAILABLE)('GET /v1/chunks/:id/lines over an ingested PDF
     const [status] = await settle(service, { count: 1, timeoutMs: 60_000 });
     expect(status?.state).toBe('indexed');
     ({ docId, version } = status!);
-    const { chunks } = await service.ports.artifacts.getJson(docId, version, 'chunks.json', ChunksArtifact);
+    const { chunks } = await service.ports.artifacts.getJson(docId, version, 'chunks.json');
     // The section that starts low on page 1 and runs on over page 2.
     const spanning = chunks.find((c) => c.page_start === 1 && c.page_end === 2 && c.body.includes(TWICE));
     if (!spanning) throw new Error(`no chunk runs from page 1 onto page 2: ${chunks.map((c) => `${c.section_path} ${c.page_start}-${c.page_end}`).join('; ')}`);
     chunk = spanning;
-    extracted = await service.ports.artifacts.getJson(docId, version, 'extracted.json', ExtractedDocument);
+    extracted = await service.ports.artifacts.getJson(docId, version, 'extracted.json');
   }, 90_000);
 
   afterAll(async () => {
@@ -151,7 +150,7 @@ describe.skipIf(!REDIS_AVAILABLE)('GET /v1/chunks/:id/lines over an ingested PDF
   });
 
   it('a chunk whose artifacts carry no spans (written before them) answers exact: false, so the viewer matches text', async () => {
-    const written = await service.ports.artifacts.getJson(docId, version, 'chunks.json', ChunksArtifact);
+    const written = await service.ports.artifacts.getJson(docId, version, 'chunks.json');
     const { spans: _spans, ...older } = written;
     await service.ports.artifacts.putJson(docId, version, 'chunks.json', older);
     try {

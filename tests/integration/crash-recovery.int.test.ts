@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
 import type { Config } from '../../shared/config/config.ts';
-import { EnrichedArtifact } from '../../shared/domain/index.ts';
 import { generateCorpus } from '../fixtures/corpus.ts';
 import { settle, startPipeline, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
@@ -78,7 +77,7 @@ describe.skipIf(!REDIS_AVAILABLE)('a worker killed with SIGKILL mid-ingest', () 
       const stored = await watcher.ports.store.listChunkIds(s.docId);
       const ids = stored.map((c) => c.chunk_id);
       expect(new Set(ids).size).toBe(ids.length); // no duplicate chunk
-      const { chunks } = await watcher.ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact);
+      const { chunks } = await watcher.ports.artifacts.getJson(s.docId, s.version, 'enriched.json');
       expect(ids.sort()).toEqual(chunks.map((c) => c.chunk_id).sort()); // no lost chunk
       total += ids.length;
     }

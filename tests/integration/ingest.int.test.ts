@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
 import type { WatchEvent } from '../../apps/watcher/local-watcher.ts';
-import { EnrichedArtifact, docIdForSource } from '../../shared/domain/index.ts';
+import { docIdForSource } from '../../shared/domain/index.ts';
 import { eq } from '../../shared/store/filter.ts';
 import { generateCorpus, mutatePdf } from '../fixtures/corpus.ts';
 import { queueTotals, settle, startPipeline, testWorkspace } from '../helpers/pipeline.ts';
@@ -50,7 +50,7 @@ describe.skipIf(!REDIS_AVAILABLE)('ingestion spine: watched folder â†’ queues â†
     }
     // Searchable: a passage's own words find that passage among the top hits of a hybrid search.
     for (const s of statuses.slice(0, 5)) {
-      const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact);
+      const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json');
       const target = chunks[chunks.length - 1]!;
       const probe = target.body;
       const [vector] = await service.ports.embedder.embed([probe]);
@@ -82,7 +82,7 @@ describe.skipIf(!REDIS_AVAILABLE)('ingestion spine: watched folder â†’ queues â†
     const [now] = await settle(service, { docIds: [docId] });
     expect(now!.state).toBe('indexed');
     const stored = await service.ports.store.listChunkIds(docId);
-    const { chunks } = await service.ports.artifacts.getJson(docId, now!.version, 'enriched.json', EnrichedArtifact);
+    const { chunks } = await service.ports.artifacts.getJson(docId, now!.version, 'enriched.json');
     expect(stored.every((c) => c.version === now!.version)).toBe(true);
     expect(stored.map((c) => c.chunk_id).sort()).toEqual(chunks.map((c) => c.chunk_id).sort());
     expect((await service.ports.store.getDocument(docId))?.version).toBe(now!.version);

@@ -4,7 +4,7 @@ import { waitForSettled } from '../../apps/cli/wait.ts';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { chunkQueue, embedQueue } from '../../queues/ingest.queues.ts';
 import { createQueueClient } from '../../queues/queue-client.ts';
-import { docIdForSource, EnrichedArtifact } from '../../shared/domain/index.ts';
+import { docIdForSource } from '../../shared/domain/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createStatusStore } from '../../shared/status/status-store.ts';
 import { INGEST_WORKERS } from '../../workers/index.ts';
@@ -36,7 +36,7 @@ async function expectExactChunks(service: Service): Promise<void> {
   for (const s of statuses) {
     const ids = (await service.ports.store.listChunkIds(s.docId)).map((c) => c.chunk_id);
     expect(new Set(ids).size).toBe(ids.length);
-    const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact);
+    const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json');
     expect(ids.sort()).toEqual(chunks.map((c) => c.chunk_id).sort());
     total += ids.length;
   }

@@ -3,7 +3,7 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
-import { ChunksArtifact, EnrichedArtifact, ExtractedDocument, MIN_COVERAGE, docIdForSource } from '../../shared/domain/index.ts';
+import { ChunksArtifact, ExtractedDocument, MIN_COVERAGE, docIdForSource } from '../../shared/domain/index.ts';
 import { flattenLines } from '../../shared/sectionize/flat-lines.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 import { queueTotals, settle, startPipeline, testWorkspace } from '../helpers/pipeline.ts';
@@ -98,7 +98,7 @@ describe.skipIf(!REDIS_AVAILABLE || !robustness.present || !legal.present)('real
     const s = statuses.get('kr_labor_standards_act_2025.pdf')!;
     expect(s.state).toBe('indexed');
     const docId = docIdForSource('dir:kr_labor_standards_act_2025.pdf');
-    const { document, chunks } = await service.ports.artifacts.getJson(docId, s.version, 'enriched.json', EnrichedArtifact);
+    const { document, chunks } = await service.ports.artifacts.getJson(docId, s.version, 'enriched.json');
     expect(document.valid_from).toBe('2025-02-23');
     expect(document.lang).toBe('ko');
     expect(chunks.every((c) => c.valid_from === '2025-02-23')).toBe(true);
@@ -111,7 +111,7 @@ describe.skipIf(!REDIS_AVAILABLE || !robustness.present || !legal.present)('real
   it('RFC 8446 is indexed with its numbered sections', async () => {
     const s = statuses.get('rfc8446_tls1.3.pdf')!;
     expect(s.state).toBe('indexed');
-    const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact);
+    const { chunks } = await service.ports.artifacts.getJson(s.docId, s.version, 'enriched.json');
     expect(chunks.some((c) => /^4\.\s.*> 4\.1\.\s.*> 4\.1\.2\./.test(c.section_path))).toBe(true);
   });
 
@@ -123,8 +123,8 @@ describe.skipIf(!REDIS_AVAILABLE || !robustness.present || !legal.present)('real
     for (const [file, status] of statuses) {
       if (status.state !== 'indexed') continue;
       const [extracted, chunks] = await Promise.all([
-        service.ports.artifacts.getJson(status.docId, status.version, 'extracted.json', ExtractedDocument),
-        service.ports.artifacts.getJson(status.docId, status.version, 'chunks.json', ChunksArtifact),
+        service.ports.artifacts.getJson(status.docId, status.version, 'extracted.json'),
+        service.ports.artifacts.getJson(status.docId, status.version, 'chunks.json'),
       ]);
       out.push({ file, status, extracted, chunks });
     }

@@ -1,7 +1,6 @@
 import { chunkQueue } from '../../queues/ingest.queues.ts';
 import { DEFAULT_CHUNK_POLICIES } from '../../shared/chunk/policy.ts';
 import { createCl100kCounter } from '../../shared/chunk/tokenizer.ts';
-import { SectionsArtifact, SourceRecord } from '../../shared/domain/index.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { chunkStageWithCoverage } from './chunk.stage.ts';
 
@@ -15,8 +14,8 @@ export const chunkWorker = defineStageWorker(
   },
   async ({ docId, version }, ctx) => {
     const [{ sections, inventory, tables }, source] = await Promise.all([
-      ctx.artifacts.getJson(docId, version, 'sections.json', SectionsArtifact),
-      ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord),
+      ctx.artifacts.getJson(docId, version, 'sections.json'),
+      ctx.artifacts.getJson(docId, version, 'source.json'),
     ]);
     const { chunks, spans, headingLines, coverage } = chunkStageWithCoverage({ docId, version, docType: source.meta.doc_type ?? 'unknown', sections, inventory, ...(tables ? { tables } : {}) }, DEFAULT_CHUNK_POLICIES);
     await ctx.artifacts.putJson(docId, version, 'chunks.json', { chunks, spans, headingLines, ...(coverage ? { coverage } : {}) });

@@ -1,11 +1,10 @@
 import { embedQueue } from '../../queues/ingest.queues.ts';
-import { EnrichedArtifact } from '../../shared/domain/index.ts';
 import { packVectors } from '../../shared/embed/vector-file.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { embedStage } from './embed.stage.ts';
 
 export const embedWorker = defineStageWorker(embedQueue, { needs: ['config', 'artifacts', 'store', 'embedder', 'embeddingCache'] }, async ({ docId, version }, ctx) => {
-  const { chunks } = await ctx.artifacts.getJson(docId, version, 'enriched.json', EnrichedArtifact);
+  const { chunks } = await ctx.artifacts.getJson(docId, version, 'enriched.json');
   const expectedDimension = await ctx.store.dimension();
   const out = await embedStage(chunks, {
     embedder: ctx.embedder,

@@ -1,5 +1,4 @@
 import { enrichQueue } from '../../queues/ingest.queues.ts';
-import { ChunksArtifact, ExtractedDocument, SourceRecord } from '../../shared/domain/index.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
 import { enrichStage } from './enrich.stage.ts';
 
@@ -8,9 +7,9 @@ const HEAD_PAGES = 3;
 
 export const enrichWorker = defineStageWorker(enrichQueue, { needs: ['artifacts'] }, async ({ docId, version }, ctx) => {
   const [source, extracted, { chunks }] = await Promise.all([
-    ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord),
-    ctx.artifacts.getJson(docId, version, 'extracted.json', ExtractedDocument),
-    ctx.artifacts.getJson(docId, version, 'chunks.json', ChunksArtifact),
+    ctx.artifacts.getJson(docId, version, 'source.json'),
+    ctx.artifacts.getJson(docId, version, 'extracted.json'),
+    ctx.artifacts.getJson(docId, version, 'chunks.json'),
   ]);
   const firstPagesText = extracted.pages
     .slice(0, HEAD_PAGES)

@@ -1,5 +1,5 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
-import { ExtractedDocument, SourceRecord } from '../../shared/domain/index.ts';
+import { ExtractedDocument } from '../../shared/domain/index.ts';
 import { DEFAULT_SPARE_SLOTS } from '../../shared/pdf/extraction-pool-options.ts';
 import { textWarnings } from '../../shared/pdf/text-quality.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
@@ -16,7 +16,7 @@ export const extractWorker = defineStageWorker(
     onStart: async ({ extractor }) => extractor.warm(),
   },
   async ({ docId, version }, ctx) => {
-    const source = await ctx.artifacts.getJson(docId, version, 'source.json', SourceRecord);
+    const source = await ctx.artifacts.getJson(docId, version, 'source.json');
     const bytes = await ctx.artifacts.getBytes(docId, version, 'source.pdf');
     const { maxBytes, maxPages } = ctx.config.extract;
     // Parsing runs in a pooled child process with a memory limit and a deadline: a hostile PDF

@@ -1,6 +1,5 @@
 import { requestFacetRebuild } from '../../queues/facets.queues.ts';
 import { upsertQueue } from '../../queues/ingest.queues.ts';
-import { EmbeddingsMeta, EnrichedArtifact } from '../../shared/domain/index.ts';
 import { unpackVectors } from '../../shared/embed/vector-file.ts';
 import { withDocLock } from '../../shared/status/doc-lock.ts';
 import { defineStageWorker } from '../runtime/stage-worker.ts';
@@ -21,8 +20,8 @@ export const upsertWorker = defineStageWorker(
   { needs: ['config', 'redis', 'status', 'artifacts', 'store', 'queues'], concurrency: (configured) => configured * UPSERT_CONCURRENCY_FACTOR },
   async ({ docId, version, gen }, ctx) => {
     const [enriched, meta, bin] = await Promise.all([
-      ctx.artifacts.getJson(docId, version, 'enriched.json', EnrichedArtifact),
-      ctx.artifacts.getJson(docId, version, 'embeddings.json', EmbeddingsMeta),
+      ctx.artifacts.getJson(docId, version, 'enriched.json'),
+      ctx.artifacts.getJson(docId, version, 'embeddings.json'),
       ctx.artifacts.getBytes(docId, version, 'embeddings.bin'),
     ]);
     const vectors = unpackVectors(bin, meta.dimension, meta.count);

@@ -7,7 +7,6 @@
  */
 import type { Command } from 'commander';
 import { loadConfig, type VectorStoreSettings } from '../../../shared/config/config.ts';
-import { EmbeddingsMeta, EnrichedArtifact } from '../../../shared/domain/index.ts';
 import { unpackVectors } from '../../../shared/embed/vector-file.ts';
 import { describeError } from '../../../shared/errors.ts';
 import { FACET_NAMES } from '../../../shared/store/facet-values.ts';
@@ -33,8 +32,8 @@ export async function reindex(ports: Pick<Ports, 'store' | 'status' | 'artifacts
   for (const [i, s] of indexed.entries()) {
     try {
       const [enriched, meta, bin] = await Promise.all([
-        ports.artifacts.getJson(s.docId, s.version, 'enriched.json', EnrichedArtifact),
-        ports.artifacts.getJson(s.docId, s.version, 'embeddings.json', EmbeddingsMeta),
+        ports.artifacts.getJson(s.docId, s.version, 'enriched.json'),
+        ports.artifacts.getJson(s.docId, s.version, 'embeddings.json'),
         ports.artifacts.getBytes(s.docId, s.version, 'embeddings.bin'),
       ]);
       // Keep each chunk's age as the source store knows it.

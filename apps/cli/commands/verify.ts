@@ -10,7 +10,6 @@ import {
   type SanityOutcome,
   type SanityQuery,
 } from '../../../shared/agent/sanity.ts';
-import { EnrichedArtifact } from '../../../shared/domain/index.ts';
 import { PermanentError } from '../../../shared/errors.ts';
 import type { Ports } from '../../../workers/runtime/ports.ts';
 import { withPorts } from '../app.ts';
@@ -25,7 +24,7 @@ export async function gatherSanityFacts(ports: SanityPorts, docId: string): Prom
   const [stored, enriched] = await Promise.all([
     ports.store.getDocument(docId),
     // A missing artifact is a fact (its probes are skipped), not a failure of the command.
-    ports.artifacts.getJson(docId, status.version, 'enriched.json', EnrichedArtifact).catch((err: unknown) => {
+    ports.artifacts.getJson(docId, status.version, 'enriched.json').catch((err: unknown) => {
       if (err instanceof PermanentError && err.code === 'ARTIFACT_MISSING') return null;
       throw err;
     }),

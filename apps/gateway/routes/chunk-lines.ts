@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ArtifactStore } from '../../../shared/artifacts/artifact-store.ts';
-import { ChunksArtifact } from '../../../shared/domain/artifacts.ts';
-import { ExtractedDocument } from '../../../shared/domain/extracted.ts';
+import type { ArtifactJson, ArtifactStore } from '../../../shared/artifacts/artifact-store.ts';
+import type { ExtractedDocument } from '../../../shared/domain/extracted.ts';
 import type { LineSpan } from '../../../shared/domain/section.ts';
 import { PermanentError } from '../../../shared/errors.ts';
 import type { VectorStore } from '../../../shared/store/vector-store.ts';
@@ -69,9 +68,9 @@ export function printedLines(spans: readonly LineSpan[], doc: ExtractedDocument,
 }
 
 /** Reads an artifact, or null when it is gone or was written in a shape today's code cannot read. */
-async function readOrNull<T extends z.ZodType>(artifacts: ArtifactStore, docId: string, version: string, name: 'chunks.json' | 'extracted.json', schema: T): Promise<z.infer<T> | null> {
+async function readOrNull<N extends 'chunks.json' | 'extracted.json'>(artifacts: ArtifactStore, docId: string, version: string, name: N): Promise<ArtifactJson<N> | null> {
   try {
-    return await artifacts.getJson(docId, version, name, schema);
+    return await artifacts.getJson(docId, version, name);
   } catch (err) {
     if (err instanceof PermanentError && (err.code === 'ARTIFACT_MISSING' || err.code === 'INVALID_PAYLOAD')) return null;
     throw err;
@@ -87,12 +86,12 @@ export async function chunkLines(
   chunk: { chunk_id: string; doc_id: string; version: string; chunk_index: number },
   range: ChunkLinesQuery = {},
 ): Promise<ChunkLines> {
-  const written = await readOrNull(artifacts, chunk.doc_id, chunk.version, 'chunks.json', ChunksArtifact);
+  const written = await readOrNull(artifacts, chunk.doc_id, chunk.version, 'chunks.json');
   if (!written?.spans) return INEXACT;
   const k = written.chunks[chunk.chunk_index]?.chunk_id === chunk.chunk_id ? chunk.chunk_index : written.chunks.findIndex((c) => c.chunk_id === chunk.chunk_id);
   const spans = k >= 0 ? written.spans[k] : undefined;
   if (!spans || spans.length === 0) return INEXACT;
-  const doc = await readOrNull(artifacts, chunk.doc_id, chunk.version, 'extracted.json', ExtractedDocument);
+  const doc = await readOrNull(artifacts, chunk.doc_id, chunk.version, 'extracted.json');
   return doc ? printedLines(spans, doc, range) : INEXACT;
 }
 

@@ -28,6 +28,9 @@ let building: Promise<void> | null = null;
  */
 export function buildDist(): Promise<void> {
   building ??= (async () => {
+    // As `npm run build` does: a module moved or deleted since the last build must not linger in
+    // dist/ (tsc never removes an output), where the compile-cache warm-up would import it.
+    rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
     await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
     if (!existsSync(COMPILED_BIN)) throw new Error('the build left no dist/apps/cli/bin.js');
   })();

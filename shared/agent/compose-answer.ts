@@ -75,12 +75,14 @@ async function figureFromTables(
   const known = new Map<string, AnswerDocument | undefined>(await Promise.all(docIds.map(async (id) => [id, await options.documentOf?.(id)] as const)));
   const names = [...known.values()].flatMap((d) => (d ? [...(d.organisation ? [d.organisation] : []), ...d.aliases] : []));
   const metric = figureAsk(query, names).metric;
-  const searched = options.searchTables && metric ? await options.searchTables(metric, docIds) : [];
+  // A question that does not ask for a figure reads only the tables the search ranked: a second
+  // search for it would cost every prose question a hybrid query (~50 ms at 100k chunks).
+  const asksFigure = askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0;
+  const searched = options.searchTables && metric && asksFigure ? await options.searchTables(metric, docIds) : [];
   const seen = new Set(rankedChunks.map((c) => c.chunk_id));
   const tables = await tablePassages([...rankedChunks, ...searched.filter((c) => !seen.has(c.chunk_id))], withheld, options.titleOf);
   for (const id of new Set(tables.map((c) => c.docId))) if (!known.has(id)) known.set(id, await options.documentOf?.(id));
   // A question that does not ask for a figure is answered from a row only when the row says most of what it asks.
-  const asksFigure = askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0;
   return composeFigureAnswer(query, tables, (id) => known.get(id), lang, { asksFigure });
 }
 

@@ -1,23 +1,8 @@
 /** Where the viewer draws a cited chunk's highlights from its printed lines: pure, so it is tested without a browser. */
 
-/** One printed line as `GET /v1/chunks/:id/lines` gives it: PDF points, origin at the bottom-left of the page's view box. */
-export interface PrintedLine {
-  page: number;
-  /** Where the line starts. */
-  x: number;
-  /** Its baseline. */
-  y: number;
-  /** Its extent along the line. */
-  width: number;
-  /** Its font size. */
-  height: number;
-}
+import type { ChunkLines, PrintedLine } from '../../../core/chunk-lines.ts';
 
-/** The answer of `GET /v1/chunks/:id/lines`; `exact: false` when the gateway does not know where the lines are. */
-export interface ChunkLines {
-  lines: PrintedLine[];
-  exact: boolean;
-}
+export type { ChunkLines, PrintedLine };
 
 /** What the viewer falls back on when the lines cannot be had (an older gateway, a failed request). */
 export const UNKNOWN_LINES: ChunkLines = { lines: [], exact: false };

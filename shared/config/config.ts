@@ -60,6 +60,17 @@ export const ConfigSchema = z.object({
    * previous one. @defaultValue 0 (back to back while writes come in)
    */
   LANCEDB_REFRESH_MIN_INTERVAL_MS: int(0, 60_000).default(0),
+  /**
+   * LanceDB: under steady writes, a commit of rows waits this long after the previous one began so
+   * the documents arriving meanwhile share it (an idle store commits at once). @defaultValue 500
+   */
+  LANCEDB_COMMIT_LINGER_MS: int(0, 10_000).default(500),
+  /**
+   * LanceDB: a store no process searched for this long is search-idle, and the index refresh after
+   * its writes waits for the next search, maintenance or close (a bulk load compacts the table once,
+   * not after every commit); 0 = refresh after every write. @defaultValue 30000
+   */
+  LANCEDB_SEARCH_IDLE_AFTER_MS: int(0, 86_400_000).default(30_000),
   /** LanceDB: largest share of the time those refreshes may take under steady writes, in (0, 1]. @defaultValue 1 */
   LANCEDB_REFRESH_MAX_SHARE: z.coerce.number().gt(0).max(1).default(1),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
@@ -233,6 +244,8 @@ export type VectorStoreSettings =
       flatSearchCutoff: number;
       searchLagMs: number;
       refreshPacing: { minIntervalMs: number; maxShare: number };
+      commitLingerMs: number;
+      searchIdleAfterMs: number;
     }
   | {
       kind: 'weaviate';
@@ -326,6 +339,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
             flatSearchCutoff: c.LANCEDB_FLAT_SEARCH_CUTOFF,
             searchLagMs: c.LANCEDB_SEARCH_LAG_MS,
             refreshPacing: { minIntervalMs: c.LANCEDB_REFRESH_MIN_INTERVAL_MS, maxShare: c.LANCEDB_REFRESH_MAX_SHARE },
+            commitLingerMs: c.LANCEDB_COMMIT_LINGER_MS,
+            searchIdleAfterMs: c.LANCEDB_SEARCH_IDLE_AFTER_MS,
           },
     embedder: {
       provider: c.EMBEDDER,

@@ -168,6 +168,11 @@ export function organisationAliases(name: string, tickers: readonly string[] = [
 const EXCHANGE = '(?:NYSE(?:\\s+(?:American|MKT|Arca))?|NASDAQ(?:\\s*(?:GS|GM|CM))?|Nasdaq(?:\\s*(?:GS|GM|CM))?|TSX(?:-V)?|LSE|ASX|AMEX|Euronext(?:\\s+\\w+)?|SIX|OTC(?:QX|QB)?)';
 /** "NVIDIA (NASDAQ: NVDA)", "Johnson & Johnson (NYSE: JNJ)": an issuer and its ticker. */
 const ISSUER_TICKER = new RegExp(`([^()\\n]{1,120}?)\\s*\\(\\s*${EXCHANGE}\\s*:\\s*([A-Z][A-Z.-]{0,6})\\s*[),;/]`, 'g');
+/**
+ * "(NYSE:" anywhere: most documents name no exchange, and ISSUER_TICKER's lazy name prefix makes
+ * it try up to 120 characters at every position of the text before it can fail.
+ */
+const EXCHANGE_MENTION = new RegExp(`\\(\\s*${EXCHANGE}\\s*:`);
 /** A name's words: capitalised words, digits, "&", and the small words inside names. */
 const NAME_WORD = /^(?:[\p{Lu}\d][\p{L}\d&.'’-]*|&|of|and|de|the)$/u;
 
@@ -190,7 +195,7 @@ function trailingName(text: string): string | null {
 export function findReleaseIssuer(lines: readonly string[]): { name: string; tickers: string[] } | null {
   const text = lines.join('\n');
   const counts = new Map<string, { name: string; tickers: Set<string>; n: number; at: number }>();
-  for (const m of text.matchAll(ISSUER_TICKER)) {
+  for (const m of EXCHANGE_MENTION.test(text) ? text.matchAll(ISSUER_TICKER) : []) {
     const name = trailingName(m[1] ?? '');
     if (!name || GENERIC_TERMS.has(name.toLowerCase())) continue;
     const key = bareName(name);

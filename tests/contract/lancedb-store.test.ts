@@ -76,8 +76,9 @@ describe('lancedb adapter specifics', () => {
 
   it('an upsert returns once its rows are committed and searchable; the index takes them in behind it, paced, and before close', async () => {
     const dir = tempDir();
-    // Refreshes a minute apart: the first one runs at once, the next waits (or for close).
-    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 } });
+    // Refreshes a minute apart: the first one runs at once, the next waits (or for close). Never
+    // search-idle, so every write asks for its refresh (the search-idle case is the next test).
+    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 }, searchIdleAfterMs: 0 });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(20, 'early'));
     await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
@@ -99,6 +100,23 @@ describe('lancedb adapter specifics', () => {
     table.close();
     db.close();
     await reopened.close();
+  });
+
+  it('a store nobody searched leaves new rows to the scan until a search asks for the refresh', async () => {
+    const dir = tempDir();
+    const store = await createLanceDbStore({ dir });
+    await store.ensureSchema({ dimension: DIM, model: MODEL });
+    await store.upsertChunks(manyChunks(20, 'early'));
+    await store.upsertChunks(manyChunks(6, 'late'));
+    // Searchable at once, by the scan; the search records itself and asks for the deferred refresh.
+    expect(await store.hybrid({ text: 'late passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(26);
+    await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
+    // Another process on the directory sees the search: its writes are refreshed behind them.
+    const other = await createLanceDbStore({ dir });
+    await other.upsertChunks(manyChunks(3, 'other'));
+    await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
+    await other.close();
+    await store.close();
   });
 
   it('filters are pre-filters on both sides (a selective filter still fills the limit)', async () => {
@@ -337,9 +355,10 @@ describe('lancedb adapter specifics', () => {
 
   it('a compaction between a search and its row reads moves every row: the search runs again and loses nothing', async () => {
     const dir = tempDir();
-    // No background refresh after the first write's (the next waits a minute): only the compaction
-    // below commits during the search.
-    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 } });
+    // No background refresh after the first write's (the next waits a minute; never search-idle, so
+    // the first write's refresh is not deferred to the search): only the compaction below commits
+    // during the search.
+    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 }, searchIdleAfterMs: 0 });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     // Three writes, three fragments. The first, which the refresh after it indexed, matches nothing
     // searched below (LanceDB 0.39 compacts indexed and unindexed fragments apart); the compaction

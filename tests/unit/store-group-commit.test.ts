@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PermanentError, RetryableError, isQuarryError } from '../../shared/errors.ts';
-import { createGroupCommit, createMutex, mergeBatchRows } from '../../shared/store/lancedb/write-guard.ts';
+import { createGroupCommit, createMutex, lingerWait, mergeBatchRows } from '../../shared/store/lancedb/write-guard.ts';
 
 interface Row {
   key: string;
@@ -8,12 +8,13 @@ interface Row {
 }
 
 /** A committer over a fake commit that records every batch it is given. */
-function harness(opts: { maxRows?: number; fail?: (rows: Row[]) => unknown; afterCommit?: () => Promise<void> } = {}) {
+function harness(opts: { maxRows?: number; lingerMs?: number; fail?: (rows: Row[]) => unknown; afterCommit?: () => Promise<void> } = {}) {
   const commits: Row[][] = [];
   const lock = createMutex();
   const group = createGroupCommit<Row>({
     keyOf: (r) => r.key,
     maxRows: opts.maxRows ?? 100,
+    lingerMs: opts.lingerMs,
     schedule: lock,
     isDataError: (err) => isQuarryError(err) && !err.retryable,
     commit: async (rows) => {
@@ -129,5 +130,52 @@ describe('group commit', () => {
     await draining;
     await call;
     expect(commits).toHaveLength(1);
+  });
+});
+
+describe('group commit linger', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lingerWait: nothing for an idle store, the rest of the linger after a recent commit', () => {
+    expect(lingerWait(250, null, 1_000)).toBe(0);
+    expect(lingerWait(0, 900, 1_000)).toBe(0);
+    expect(lingerWait(250, 900, 1_000)).toBe(150);
+    expect(lingerWait(250, 600, 1_000)).toBe(0);
+  });
+
+  it('commits an idle call at once, then gathers the calls of the next linger into one commit', async () => {
+    vi.useFakeTimers();
+    const { commits, group } = harness({ lingerMs: 250 });
+    await group.submit(rows('a', 1));
+    expect(commits).toHaveLength(1);
+    const settled: string[] = [];
+    const later = ['b', 'c', 'd'].map((tag) => group.submit(rows(tag, 1)).then(() => settled.push(tag)));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(commits).toHaveLength(1);
+    expect(settled).toEqual([]);
+    await vi.advanceTimersByTimeAsync(60);
+    await Promise.all(later);
+    expect(commits.map((c) => c.map((r) => r.key).join())).toEqual(['a0', 'b0,c0,d0']);
+  });
+
+  it('a batch that fills to maxRows goes at once, without waiting out the linger', async () => {
+    vi.useFakeTimers();
+    const { commits, group } = harness({ lingerMs: 10_000, maxRows: 4 });
+    await group.submit(rows('a', 1));
+    const full = [group.submit(rows('b', 2)), group.submit(rows('c', 2))];
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(full);
+    expect(commits.map((c) => c.map((r) => r.key).join())).toEqual(['a0', 'b0,b1,c0,c1']);
+  });
+
+  it('after a quiet spell longer than the linger, a call commits at once again', async () => {
+    vi.useFakeTimers();
+    const { commits, group } = harness({ lingerMs: 250 });
+    await group.submit(rows('a', 1));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await group.submit(rows('b', 1));
+    expect(commits).toHaveLength(2);
   });
 });

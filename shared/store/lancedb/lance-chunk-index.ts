@@ -30,6 +30,7 @@ export class LanceChunkIndex implements ChunkIndex {
     this.commits = createGroupCommit<StoredChunk>({
       keyOf: (chunk) => chunk.chunk_id,
       maxRows: s.settings.writeBatchSize,
+      lingerMs: s.settings.commitLingerMs,
       schedule: s.lock,
       isDataError,
       commit: (all) => this.commit(all),
@@ -65,6 +66,7 @@ export class LanceChunkIndex implements ChunkIndex {
     checkHybridQuery(q);
     // Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD.
     const where = filterToSql(q.filter);
+    this.s.upkeep.searched();
     const table = await guarded('hybrid', () => this.s.searchView.table());
     if (!table) return [];
     const dimension = (await guarded('hybrid', () => this.s.tables.dimension(table))) as number;
@@ -76,6 +78,7 @@ export class LanceChunkIndex implements ChunkIndex {
   async aggregate({ groupBy, filter }: { groupBy: AggregateField; filter?: Filter }): Promise<AggregateBucket[]> {
     checkAggregateField(groupBy);
     const where = filterToSql(filter);
+    this.s.upkeep.searched();
     return guarded('aggregate', async () => {
       const table = await this.s.searchView.table();
       if (!table) return [];

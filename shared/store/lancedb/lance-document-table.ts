@@ -19,6 +19,7 @@ export class LanceDocumentTable implements DocumentTable {
     this.commits = createGroupCommit<DocumentRecord>({
       keyOf: (doc) => doc.doc_id,
       maxRows: s.settings.writeBatchSize,
+      lingerMs: s.settings.commitLingerMs,
       schedule: s.lock,
       isDataError,
       commit: (docs) => this.commit(docs),

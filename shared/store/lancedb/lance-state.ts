@@ -9,7 +9,8 @@ import type { Schema } from 'apache-arrow';
 import { isQuarryError, PermanentError } from '../../errors.ts';
 import type { SearchCaches } from './hybrid-search.ts';
 import type { SearchView } from './search-view.ts';
-import { DEFAULT_REFRESH_PACING, type LanceDbStoreOptions } from './store-options.ts';
+import { isSearchIdle, type SearchActivity } from './search-activity.ts';
+import { DEFAULT_COMMIT_LINGER_MS, DEFAULT_REFRESH_PACING, DEFAULT_SEARCH_IDLE_AFTER_MS, type LanceDbStoreOptions } from './store-options.ts';
 import { DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, type VectorIndexPolicy } from './vector-index.ts';
 import { classifyStoreError, createCoalescedRun, withConflictRetry, type CoalescedRun, type CoalescedRunPacing } from './write-guard.ts';
 import { FTS_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
@@ -20,9 +21,11 @@ export interface LanceSettings {
   candidateFloor: number;
   pruneOlderThanMs: number;
   writeBatchSize: number;
+  commitLingerMs: number;
   flatSearchCutoff: number;
   searchLagMs: number;
   refreshPacing: CoalescedRunPacing;
+  searchIdleAfterMs: number;
   vectorIndex: VectorIndexPolicy;
 }
 
@@ -33,9 +36,11 @@ export function lanceSettings(options: LanceDbStoreOptions): LanceSettings {
     candidateFloor: options.candidateFloor ?? 100,
     pruneOlderThanMs: options.pruneOlderThanMs ?? 3_600_000,
     writeBatchSize: options.writeBatchSize ?? 2000,
+    commitLingerMs: options.commitLingerMs ?? DEFAULT_COMMIT_LINGER_MS,
     flatSearchCutoff: options.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF,
     searchLagMs: options.searchLagMs ?? 0,
     refreshPacing: options.refreshPacing ?? DEFAULT_REFRESH_PACING,
+    searchIdleAfterMs: options.searchIdleAfterMs ?? DEFAULT_SEARCH_IDLE_AFTER_MS,
     vectorIndex: options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY,
   };
 }
@@ -142,19 +147,29 @@ export class LanceTables {
   }
 }
 
+/** A search-idle store's writes are still refreshed (compacted) this often, ms: see afterChunkWrite. */
+export const SEARCH_IDLE_REFRESH_MS = 10_000;
+
 /**
  * Index upkeep: compaction with pruning of old versions, and the chunks' full-text index, whose
  * refreshes after writes are coalesced under the write lock (see {@link createCoalescedRun}): a
- * request resolves once a refresh that began after it has run.
+ * request resolves once a refresh that began after it has run. While the store is search-idle
+ * (see search-activity.ts) a write's refresh is deferred to the next search of this process, the
+ * next write after any process searched, `maintain()` or close.
  */
 export class LanceIndexUpkeep {
   /** True once the chunks table's full-text index is known to exist (it is never dropped). */
   private ftsIndexSeen = false;
   private readonly refreshes: CoalescedRun<lancedb.Table>;
+  /** The table whose writes' refresh waits for a search (null when none does). */
+  private deferred: lancedb.Table | null = null;
+  /** When the first write of those waiting was made (Date.now()). */
+  private deferredSince: number | null = null;
 
   constructor(
     lock: Mutex,
-    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing'>,
+    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'searchIdleAfterMs'>,
+    private readonly activity: SearchActivity,
   ) {
     this.refreshes = createCoalescedRun(lock, (table: lancedb.Table) => withConflictRetry('index refresh', () => this.refreshText(table)), settings.refreshPacing);
   }
@@ -166,6 +181,8 @@ export class LanceIndexUpkeep {
 
   /** Builds the full-text index on first use, else folds every unindexed row into it. */
   async refreshText(table: lancedb.Table): Promise<void> {
+    // Whatever was committed before this refresh began, a deferred one included, is folded in.
+    if (this.deferred === table) this.clearDeferred();
     const stats = await table.indexStats(FTS_INDEX);
     if (!stats) await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
     else if (stats.numUnindexedRows > 0) await this.optimize(table);
@@ -178,20 +195,45 @@ export class LanceIndexUpkeep {
    * committed, and one paced refresh (a compaction of the table plus an update of every index,
    * whose cost follows the table) serves every commit made before it began. A failed background
    * refresh leaves rows unindexed, still found by the scan, until the next write's or `maintain()`.
+   * On a search-idle store the request is deferred ({@link searched}).
    */
   async afterChunkWrite(table: lancedb.Table): Promise<void> {
     this.ftsIndexSeen ||= (await table.indexStats(FTS_INDEX)) !== undefined;
     if (!this.ftsIndexSeen) {
       await this.refreshes.request(table);
       this.ftsIndexSeen = true;
+    } else if (isSearchIdle(await this.activity.sinceLastSearch(), this.settings.searchIdleAfterMs)) {
+      // Still at most one refresh per SEARCH_IDLE_REFRESH_MS: each commit leaves a small file that
+      // counts and merge-inserts read until a compaction (a bulk load made ~60 in 20 s).
+      const now = Date.now();
+      this.deferredSince ??= now;
+      if (now - this.deferredSince >= SEARCH_IDLE_REFRESH_MS) this.requestNow(table);
+      else this.deferred = table;
     } else {
-      this.refreshes.request(table).catch(() => undefined);
+      this.requestNow(table);
     }
   }
 
-  /** Resolves once the refreshes requested so far have settled (for closing the store). */
+  /** A search ran in this process: it is recorded, and a refresh deferred while the store was search-idle is asked for. */
+  searched(): void {
+    this.activity.mark();
+    if (this.deferred) this.requestNow(this.deferred);
+  }
+
+  /** Resolves once the refreshes requested so far, and a deferred one, have settled (for closing the store). */
   settled(): Promise<void> {
+    if (this.deferred) this.requestNow(this.deferred);
     return this.refreshes.settled();
+  }
+
+  private requestNow(table: lancedb.Table): void {
+    this.clearDeferred();
+    this.refreshes.request(table).catch(() => undefined);
+  }
+
+  private clearDeferred(): void {
+    this.deferred = null;
+    this.deferredSince = null;
   }
 }
 

@@ -13,6 +13,7 @@ import { LanceDocumentTable } from './lance-document-table.ts';
 import { guarded, lanceSettings, LanceIndexUpkeep, LanceTables, type LanceStoreState } from './lance-state.ts';
 import { LanceStoreAdmin } from './lance-store-admin.ts';
 import { CHUNKS_TABLE } from './schema.ts';
+import { fileSearchActivity } from './search-activity.ts';
 import { openSearchView } from './search-view.ts';
 import type { LanceDbStoreOptions } from './store-options.ts';
 import { createMutex } from './write-guard.ts';
@@ -49,7 +50,7 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     lock,
     searchView: openSearchView(settings.dir, CHUNKS_TABLE, settings.searchLagMs, () => tables.open(CHUNKS_TABLE)),
     caches,
-    upkeep: new LanceIndexUpkeep(lock, settings),
+    upkeep: new LanceIndexUpkeep(lock, settings, fileSearchActivity(settings.dir)),
   };
   const documents = new LanceDocumentTable(state);
   const chunks = new LanceChunkIndex(state, documents);

@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type * as lancedb from '@lancedb/lancedb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS } from '../../shared/store/lancedb/lance-state.ts';
+import { SEARCHED_AT_FILE, fileSearchActivity, isSearchIdle, type SearchActivity } from '../../shared/store/lancedb/search-activity.ts';
+import { createMutex } from '../../shared/store/lancedb/write-guard.ts';
+
+/** A chunks table that has its full-text index and counts the refreshes (optimize calls) it gets. */
+function fakeTable() {
+  const table = {
+    optimizes: 0,
+    indexStats: async () => ({ numUnindexedRows: 5, numIndexedRows: 10, indexType: 'FTS', distanceType: undefined, numIndices: 1, loss: undefined }),
+    optimize: async () => {
+      table.optimizes += 1;
+      return {};
+    },
+  };
+  return table;
+}
+
+function upkeepWith(sinceLastSearch: number | null, searchIdleAfterMs = 30_000) {
+  const marks: number[] = [];
+  const activity: SearchActivity = { mark: () => marks.push(1), sinceLastSearch: async () => sinceLastSearch };
+  const upkeep = new LanceIndexUpkeep(createMutex(), { pruneOlderThanMs: 3_600_000, refreshPacing: { minIntervalMs: 0, maxShare: 1 }, searchIdleAfterMs }, activity);
+  return { upkeep, marks };
+}
+
+const asTable = (t: ReturnType<typeof fakeTable>) => t as unknown as lancedb.Table;
+
+describe('search-idle index refresh', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    vi.useRealTimers();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('isSearchIdle: never searched or not lately is idle; a recent search or a 0 setting is not', () => {
+    expect(isSearchIdle(null, 30_000)).toBe(true);
+    expect(isSearchIdle(45_000, 30_000)).toBe(true);
+    expect(isSearchIdle(2_000, 30_000)).toBe(false);
+    expect(isSearchIdle(null, 0)).toBe(false);
+  });
+
+  it('a store searched lately refreshes behind every write', async () => {
+    const table = fakeTable();
+    const { upkeep } = upkeepWith(1_000);
+    await upkeep.afterChunkWrite(asTable(table));
+    await upkeep.settled();
+    expect(table.optimizes).toBe(1);
+  });
+
+  it('a search-idle store defers the refresh to the next search here, which records itself', async () => {
+    const table = fakeTable();
+    const { upkeep, marks } = upkeepWith(null);
+    await upkeep.afterChunkWrite(asTable(table));
+    await upkeep.afterChunkWrite(asTable(table));
+    // A refresh asked for would have run by now (the fake's optimize takes no time).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(table.optimizes).toBe(0);
+    upkeep.searched();
+    await upkeep.settled();
+    expect(table.optimizes).toBe(1);
+    expect(marks).toHaveLength(1);
+    // Nothing is deferred any more: a later search asks for no refresh.
+    upkeep.searched();
+    await upkeep.settled();
+    expect(table.optimizes).toBe(1);
+  });
+
+  it('a search-idle store is still refreshed once its oldest waiting write is SEARCH_IDLE_REFRESH_MS old', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_000_000);
+    const table = fakeTable();
+    const { upkeep } = upkeepWith(null);
+    await upkeep.afterChunkWrite(asTable(table));
+    vi.setSystemTime(1_000_000 + SEARCH_IDLE_REFRESH_MS - 1);
+    await upkeep.afterChunkWrite(asTable(table));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(table.optimizes).toBe(0);
+    vi.setSystemTime(1_000_000 + SEARCH_IDLE_REFRESH_MS);
+    await upkeep.afterChunkWrite(asTable(table));
+    await vi.waitFor(() => expect(table.optimizes).toBe(1));
+    // The clock starts again with the next waiting write.
+    vi.setSystemTime(1_000_000 + SEARCH_IDLE_REFRESH_MS + 5_000);
+    await upkeep.afterChunkWrite(asTable(table));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(table.optimizes).toBe(1);
+  });
+
+  it('closing folds in a deferred refresh; one that maintenance already ran is not run again', async () => {
+    const closing = fakeTable();
+    const a = upkeepWith(null);
+    await a.upkeep.afterChunkWrite(asTable(closing));
+    await a.upkeep.settled();
+    expect(closing.optimizes).toBe(1);
+
+    const maintained = fakeTable();
+    const b = upkeepWith(null);
+    await b.upkeep.afterChunkWrite(asTable(maintained));
+    await b.upkeep.refreshText(asTable(maintained));
+    await b.upkeep.settled();
+    expect(maintained.optimizes).toBe(1);
+  });
+
+  it('fileSearchActivity: a search is seen by another process through the file; marks are at most one a second', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-search-idle-'));
+    dirs.push(dir);
+    let now = 1_000_000;
+    const clock = () => now;
+    const searcher = fileSearchActivity(dir, clock);
+    const writer = fileSearchActivity(dir, clock);
+    expect(await writer.sinceLastSearch()).toBeNull();
+    searcher.mark();
+    await vi.waitFor(() => expect(statSync(path.join(dir, SEARCHED_AT_FILE)).isFile()).toBe(true));
+    // The file says when: set its time, as another process's search would have, 5 s ago.
+    utimesSync(path.join(dir, SEARCHED_AT_FILE), new Date(now - 5_000), new Date(now - 5_000));
+    expect(await writer.sinceLastSearch()).toBe(5_000);
+    // This process's own search counts at once, whatever the file says.
+    now += 40_000;
+    expect(await writer.sinceLastSearch()).toBe(45_000);
+    writer.mark();
+    expect(await writer.sinceLastSearch()).toBe(0);
+    // A second search within the second writes nothing more.
+    utimesSync(path.join(dir, SEARCHED_AT_FILE), new Date(0), new Date(0));
+    now += 500;
+    writer.mark();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(statSync(path.join(dir, SEARCHED_AT_FILE)).mtimeMs).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import type { JobCounts } from '../../queues/queue-client.ts';
+import type { JobCounts } from '../../core/queues.ts';
 import type { DocStatus } from '../../shared/status/doc-status.ts';
 
 /** `[#######-----] 58%` */

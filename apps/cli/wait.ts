@@ -1,6 +1,4 @@
-import type { QueueDefinition } from '../../queues/define-queue.ts';
-import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
-import type { QueueClient } from '../../queues/queue-client.ts';
+import { INGEST_QUEUES, type QueueClient, type QueueDefinition } from '../../core/queues.ts';
 import { isSettled, type DocStatus } from '../../shared/status/doc-status.ts';
 import type { StatusStore } from '../../shared/status/status-store.ts';
 

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { QueueEvents } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { agentRunQueue } from '../../queues/agent.queues.ts';
+import { agentRunQueue } from '../../core/queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
 import { failureFields, HttpError, toHttp } from '../../core/failures.ts';
 import { registerRateLimit } from './rate-limit.ts';

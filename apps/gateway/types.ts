@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { QueueClient } from '../../queues/queue-client.ts';
+import type { QueueClient } from '../../core/queues.ts';
 import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import type { Config } from '../../shared/config/config.ts';
 import type { Embedder } from '../../shared/embed/embedder.ts';
 import type { VectorStore } from '../../shared/store/vector-store.ts';
 import type { RunContextStore } from '../../shared/agent/run-context.ts';
@@ -10,6 +11,18 @@ import type { StatusStore } from '../../shared/status/status-store.ts';
 import type { Logger } from '../../shared/telemetry/logger.ts';
 import type { BucketEvent } from '../../core/sources/bucket-sync.ts';
 import type { ApiKeys } from './auth.ts';
+
+/**
+ * The process's ports the gateway starts from (a process's `Ports`, workers/runtime/ports.ts, has
+ * them all): its settings, and what search, uploads and retries read. Its Redis clients, queue
+ * client and status store are its own, on a fast-failing connection (see gatewayDeps).
+ */
+export interface GatewayPorts {
+  config: Config;
+  artifacts: ArtifactStore;
+  store: VectorStore;
+  embedder: Embedder;
+}
 
 /** Everything the gateway talks to; it holds no state of its own. */
 export interface GatewayDeps {

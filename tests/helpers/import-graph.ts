@@ -14,7 +14,7 @@ export function parseImports(source: string): string[] {
   return out;
 }
 
-/** Every .ts file below `dirs` (relative to root), skipping node_modules. */
+/** Every .ts and .tsx file below `dirs` (relative to root), skipping node_modules. */
 export function listSources(root: string, dirs: readonly string[]): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -22,7 +22,7 @@ export function listSources(root: string, dirs: readonly string[]): string[] {
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const full = path.join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith('.ts')) out.push(path.relative(root, full).split(path.sep).join('/'));
+      else if (/\.tsx?$/.test(name)) out.push(path.relative(root, full).split(path.sep).join('/'));
     }
   };
   for (const d of dirs) walk(path.join(root, d));
@@ -123,4 +123,50 @@ export function appViolations(graph: ReadonlyMap<string, readonly string[]>, roo
     }
   }
   return out;
+}
+
+/**
+ * Face files that may import workers/: each runs workers (or a stage) in its own process, which a
+ * use case of core/ cannot do (core/ may not import workers/). Everything else a face needs of the
+ * queues comes through core/queues.ts.
+ */
+export const FACE_ROOTS: readonly CompositionRoot[] = [
+  { file: 'apps/cli/app.ts', may: /^workers\/(compose|runtime\/ports)\.ts$/, why: 'opens a command\'s ports: createPorts composes every adapter of the process' },
+  {
+    file: 'apps/cli/service.ts',
+    may: /^workers\/(compose|runtime\/(health|ports|reconciler|stage-worker|start-workers))\.ts$/,
+    why: 'startService runs the stage workers, their health endpoint and the reconciler in its process: quarry dev, quarry workers start, quarry watch',
+  },
+  { file: 'apps/cli/reconcile.ts', may: /^workers\/runtime\/(ports|reconciler)\.ts$/, why: 'the reconciler of a service that holds the watcher lease, with the watched folder\'s rescan' },
+  { file: 'apps/cli/commands/run.ts', may: /^workers\/index\.ts$/, why: 'quarry dev and quarry workers start --only pick the workers the service runs' },
+  { file: 'apps/cli/commands/demo.ts', may: /^workers\/(index|agent\/agent\.worker|runtime\/run-once)\.ts$/, why: 'quarry demo runs the ingest workers and the agent in its process' },
+  { file: 'apps/cli/commands/ingest.ts', may: /^workers\/(index|runtime\/run-once)\.ts$/, why: 'quarry ingest <stage> replays one stage\'s worker once, in its process' },
+  { file: 'apps/cli/commands/query.ts', may: /^workers\/(agent\/agent\.worker|runtime\/run-once)\.ts$/, why: 'quarry query runs the agent once, in its process' },
+  { file: 'apps/cli/commands/facets.ts', may: /^workers\/(facet-rebuild\/facet-rebuild\.worker|runtime\/run-once)\.ts$/, why: 'quarry facets rebuild-vectors runs the facet rebuild once, in its process' },
+  { file: 'apps/cli/commands/memory.ts', may: /^workers\/(memory-decay\/memory-decay\.worker|runtime\/run-once)\.ts$/, why: 'quarry memory decay runs the decay once, in its process' },
+  { file: 'apps/cli/commands/mcp.ts', may: /^workers\/(agent\/agent\.worker|runtime\/start-workers)\.ts$/, why: 'quarry mcp --agent starts an agent worker beside the MCP server' },
+  { file: 'apps/cli/commands/reindex.ts', may: /^workers\/(upsert\/upsert\.stage|runtime\/ports)\.ts$/, why: 'quarry reindex turns stored artifacts into rows with the upsert stage' },
+];
+
+/**
+ * Imports from a face (apps/cli, gateway, mcp, watcher, web) into anything but core/ (the use
+ * cases), shared/ (the domain library) and apps/ (another app is appViolations' business), but for
+ * the face roots' allowed imports: a face never names a queue module or a worker itself.
+ */
+export function faceViolations(graph: ReadonlyMap<string, readonly string[]>, roots: readonly CompositionRoot[] = FACE_ROOTS): string[] {
+  const out: string[] = [];
+  for (const [from, deps] of graph) {
+    if (!appOf(from)) continue;
+    for (const dep of deps) {
+      if (/^(core|shared|apps)\//.test(dep)) continue;
+      if (roots.some((r) => r.file === from && r.may.test(dep))) continue;
+      out.push(`${from} → ${dep}`);
+    }
+  }
+  return out;
+}
+
+/** Roots that no longer import anything they are allowed (or no longer exist): stale exceptions, to be removed. */
+export function staleRoots(graph: ReadonlyMap<string, readonly string[]>, roots: readonly CompositionRoot[]): string[] {
+  return roots.filter((r) => !graph.get(r.file)?.some((d) => r.may.test(d))).map((r) => r.file);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { appViolations, buildGraph, COMPOSITION_ROOTS, findCycles, layerViolations, listSources, parseImports } from '../helpers/import-graph.ts';
+import { appViolations, buildGraph, COMPOSITION_ROOTS, FACE_ROOTS, faceViolations, findCycles, layerViolations, listSources, parseImports, staleRoots } from '../helpers/import-graph.ts';
 import { durationAssertions } from '../helpers/timing-asserts.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -14,6 +14,7 @@ describe('dependency rules', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files).toContain('shared/errors.ts');
     expect(files).toContain('core/schemas.ts');
+    expect(files).toContain('apps/web/src/app.tsx');
   });
 
   it('shared/ and queues/ import nothing from apps/, workers/ or core/; workers/ nothing from apps/; core/ only shared/ and queues/', () => {
@@ -23,7 +24,12 @@ describe('dependency rules', () => {
   it('no app imports another app, but a composition root the app it starts', () => {
     expect(appViolations(graph)).toEqual([]);
     // Each exception names a file that exists and still needs it: a stale one is removed, not kept.
-    for (const r of COMPOSITION_ROOTS) expect(graph.get(r.file)?.some((d) => r.may.test(d)), r.file).toBe(true);
+    expect(staleRoots(graph, COMPOSITION_ROOTS)).toEqual([]);
+  });
+
+  it('faces import only core/, shared/ and their own app, but a face root the workers it runs', () => {
+    expect(faceViolations(graph)).toEqual([]);
+    expect(staleRoots(graph, FACE_ROOTS)).toEqual([]);
   });
 
   it('has no import cycles (apps, core, workers, queues, shared, eval and bench)', () => {
@@ -120,6 +126,36 @@ describe('the checker itself', () => {
       ['apps/cli/commands/search.ts', ['apps/gateway/start-gateway.ts']],
     ]);
     expect(appViolations(g, roots)).toEqual(['apps/cli/service.ts → apps/gateway/http-errors.ts', 'apps/cli/commands/search.ts → apps/gateway/start-gateway.ts']);
+  });
+
+  it('reports a face importing queues/ or workers/, but not a face root the workers it may', () => {
+    const roots = [{ file: 'apps/cli/service.ts', may: /^workers\/runtime\/start-workers\.ts$/, why: 'starts workers' }];
+    const g = new Map([
+      ['apps/gateway/routes/query.ts', ['queues/agent.queues.ts', 'core/ask/agent-runs.ts', 'shared/errors.ts', 'apps/gateway/sse.ts']],
+      ['apps/gateway/start-gateway.ts', ['workers/runtime/ports.ts']],
+      ['apps/cli/service.ts', ['workers/runtime/start-workers.ts', 'workers/compose.ts', 'apps/gateway/start-gateway.ts']],
+      ['apps/web/src/api.ts', ['shared/domain/table.ts', 'eval/run.ts']],
+      ['core/search.ts', ['queues/agent.queues.ts']],
+    ]);
+    expect(faceViolations(g, roots)).toEqual([
+      'apps/gateway/routes/query.ts → queues/agent.queues.ts',
+      'apps/gateway/start-gateway.ts → workers/runtime/ports.ts',
+      'apps/cli/service.ts → workers/compose.ts',
+      'apps/web/src/api.ts → eval/run.ts',
+    ]);
+  });
+
+  it('calls a root stale when it imports nothing it is allowed, or is gone', () => {
+    const roots = [
+      { file: 'apps/cli/service.ts', may: /^workers\/runtime\/start-workers\.ts$/, why: 'starts workers' },
+      { file: 'apps/cli/commands/query.ts', may: /^workers\/agent\/agent\.worker\.ts$/, why: 'runs the agent' },
+      { file: 'apps/cli/commands/gone.ts', may: /^workers\//, why: 'was removed' },
+    ];
+    const g = new Map([
+      ['apps/cli/service.ts', ['workers/runtime/start-workers.ts']],
+      ['apps/cli/commands/query.ts', ['core/ask/ask.ts']],
+    ]);
+    expect(staleRoots(g, roots)).toEqual(['apps/cli/commands/query.ts', 'apps/cli/commands/gone.ts']);
   });
 
   it('reports core/ importing an app or a worker, and shared/ or queues/ importing core/', () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FacetRebuildTarget, facetRebuildQueue } from '../../../queues/facets.queues.ts';
+import { FacetRebuildTarget, facetRebuildQueue } from '../../../core/queues.ts';
 import { queryFacetWeights, type FacetWeights } from '../../../shared/facets/facet-vectors.ts';
 import { FACET_NAMES, FacetName, type FacetValueVector } from '../../../shared/store/facet-values.ts';
 import { facetRebuildWorker } from '../../../workers/facet-rebuild/facet-rebuild.worker.ts';

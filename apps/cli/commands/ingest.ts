@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { STAGE_NAMES, type StageName } from '../../../queues/ingest.queues.ts';
+import { STAGE_NAMES, type StageName } from '../../../core/queues.ts';
 import { runStageOnce } from '../../../workers/runtime/run-once.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { parseMeta } from '../../../shared/sources/metadata.ts';

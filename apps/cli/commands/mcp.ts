@@ -1,12 +1,11 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { QueueEvents } from 'bullmq';
 import type { Command } from 'commander';
-import { agentRunQueue } from '../../../queues/agent.queues.ts';
 import { scaledAlphas } from '../../../shared/retrieval/alpha.ts';
 import { agentWorker } from '../../../workers/agent/agent.worker.ts';
-import { createRedis } from '../../../queues/redis-connection.ts';
 import { startWorkers, type WorkerGroup } from '../../../workers/runtime/start-workers.ts';
 import { createUseCaseDeps } from '../../../core/deps.ts';
+import { agentRunQueue, createRedis } from '../../../core/queues.ts';
 // `quarry mcp` serves the MCP face over stdio: a composition root, allowed to start the MCP app
 // (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
 import { createMcpServer } from '../../mcp/server.ts';

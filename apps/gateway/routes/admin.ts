@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance } from 'fastify';
-import { ALL_QUEUES } from '../../../queues/all-queues.ts';
+import { ALL_QUEUES } from '../../../core/queues.ts';
 import { quarryMetrics } from '../../../shared/telemetry/metrics.ts';
 import { authorise, requestKey, type ApiKeys } from '../auth.ts';
 import { toHttp } from '../../../core/failures.ts';

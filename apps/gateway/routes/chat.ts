@@ -1,6 +1,6 @@
 import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { agentRunQueue } from '../../../queues/agent.queues.ts';
+import { agentRunQueue } from '../../../core/queues.ts';
 import type { RunEvent } from '../../../shared/agent/run-events.ts';
 import { awaitAgentRun, enqueueAgentRun } from '../../../core/ask/agent-runs.ts';
 import { ChatCompletionBody, chatChunk, chatCompletion, lastUserQuestion, QUARRY_MODEL, sourcesFootnote } from '../chat-format.ts';

@@ -1,7 +1,7 @@
 import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { agentRunQueue } from '../../../queues/agent.queues.ts';
+import { agentRunQueue } from '../../../core/queues.ts';
 import { RunId } from '../../../shared/domain/ids.ts';
 import { awaitAgentRun, enqueueAgentRun, viewRun } from '../../../core/ask/agent-runs.ts';
 import { HttpError } from '../../../core/failures.ts';

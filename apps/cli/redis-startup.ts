@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ALL_QUEUES, type QueueClient } from '../../core/queues.ts';
-import { createConnectionLog, watchConnection } from '../../shared/redis/connection-log.ts';
-import { assertNoEviction } from '../../shared/redis/redis-policy.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import { createConnectionLog, watchConnection, assertNoEviction } from '../../shared/redis/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 
 /**
  * What every long-running process (workers, watcher, gateway, dev) does with Redis before it

@@ -1,6 +1,5 @@
 import { INGEST_QUEUES, type QueueClient, type QueueDefinition } from '../../core/queues.ts';
-import { isSettled, type DocStatus } from '../../shared/status/doc-status.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
+import { isSettled, type DocStatus, type StatusStore } from '../../shared/status/index.ts';
 
 /**
  * Polls status records until every listed document (or every registered one) has settled —

@@ -1,17 +1,14 @@
-import { createRunContextStore } from '../../shared/agent/run-context.ts';
-import { createTraceStore } from '../../shared/agent/trace.ts';
+import { createRunContextStore, createTraceStore, DEFAULT_TRACE_MAX_COUNT } from '../../shared/runs/index.ts';
 import { createQueueClient, createRedis, type QueueClient } from '../../core/queues.ts';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../shared/s3/s3.ts';
-import { createDocumentDeleter } from '../../core/documents/delete.ts';
-import { createBucketSource } from '../../core/sources/bucket-sync.ts';
-import { createS3Bucket } from '../../shared/sources/s3-bucket.ts';
-import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
-import { createConnectionLog, watchConnection, type ConnectionLog } from '../../shared/redis/connection-log.ts';
-import { createStatusStore } from '../../shared/status/status-store.ts';
-import { DEFAULT_TRACE_MAX_COUNT } from '../../shared/agent/capped-store.ts';
+import { createS3Client, createS3Bucket } from '../../shared/s3/index.ts';
+import { createDocumentDeleter } from '../../core/documents/index.ts';
+import { createBucketSource } from '../../core/sources/index.ts';
+import { createLogger, type Logger } from '../../shared/telemetry/index.ts';
+import { createConnectionLog, watchConnection, type ConnectionLog } from '../../shared/redis/index.ts';
+import { createStatusStore } from '../../shared/status/index.ts';
 import type { Queue } from 'bullmq';
-import { scaledAlphas } from '../../shared/retrieval/alpha.ts';
+import { scaledAlphas } from '../../shared/retrieval/index.ts';
 import { createRequestRedis } from './request-redis.ts';
 import type { GatewayDeps, GatewayPorts } from './types.ts';
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createFeedbackRecorder } from '../../core/feedback.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import { gatewayDeps } from './gateway-deps.ts';
 import { buildGateway } from './server.ts';
 import type { GatewayPorts } from './types.ts';

@@ -99,3 +99,6 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
     }
   }
 }
+
+export { createRedisEmbeddingCache } from './redis-cache.ts';
+export { packVectors, unpackVectors } from './vector-file.ts';

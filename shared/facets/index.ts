@@ -1,2 +1,15 @@
 /** Facet-value vectors: building them (text, sampling, store I/O) and query-time weights. */
-export * from './facet-vectors.ts';
+export {
+  collectFacetSamples,
+  facetSeed,
+  facetValueText,
+  facetWeights,
+  pickSentences,
+  queryFacetWeights,
+  replaceFacets,
+  toFacetValueRows,
+  type FacetSamplingOptions,
+  type FacetValueSamples,
+  type FacetValueText,
+  type FacetWeights,
+} from './facet-vectors.ts';

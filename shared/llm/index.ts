@@ -51,3 +51,6 @@ export function createLlm(config: LlmConfig): Llm | null {
     }
   }
 }
+
+export { wordCount } from './extractive-answer.ts';
+export { createDeltaStreamer, sentencePieces } from './stream-pieces.ts';

@@ -6,7 +6,7 @@
  * operation for operation, which the integration tests check against the pure fold. The keys are
  * `memoryKeys(prefix)` (shared/redis/keys.ts).
  */
-import { defineLuaScript } from '../redis/lua.ts';
+import { defineLuaScript } from '../redis/index.ts';
 
 /** A chunk's useful count and utility, before or after one outcome. */
 interface StatsPoint {

@@ -129,3 +129,6 @@ export function createReranker(config: RerankerConfig, onFallback?: (err: unknow
 }
 
 export { scaledAlphas } from './alpha.ts';
+
+export { createDocumentDirectory } from './document-directory.ts';
+export { broadEvidenceDocs } from './routed-search.ts';

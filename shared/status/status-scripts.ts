@@ -2,7 +2,7 @@
  * The Lua of the status store (shared/status/status-store.ts), run by shared/redis/lua.ts. KEYS[1]
  * is always the document's status record (`statusKeys(prefix).record(docId)`, shared/redis/keys.ts).
  */
-import { defineLuaScript } from '../redis/lua.ts';
+import { defineLuaScript } from '../redis/index.ts';
 
 /** A field and its value, flattened, as UPDATE takes them after its fixed ARGV. */
 type FieldValues = (string | number)[];

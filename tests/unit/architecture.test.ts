@@ -1,7 +1,20 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { appViolations, buildGraph, COMPOSITION_ROOTS, FACE_ROOTS, faceViolations, findCycles, layerViolations, listSources, parseImports, staleRoots } from '../helpers/import-graph.ts';
+import {
+  appViolations,
+  buildGraph,
+  COMPOSITION_ROOTS,
+  entryViolations,
+  FACE_ROOTS,
+  faceViolations,
+  featureFolderOf,
+  findCycles,
+  layerViolations,
+  listSources,
+  parseImports,
+  staleRoots,
+} from '../helpers/import-graph.ts';
 import { durationAssertions } from '../helpers/timing-asserts.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -30,6 +43,10 @@ describe('dependency rules', () => {
   it('faces import only core/, shared/ and their own app, but a face root the workers it runs', () => {
     expect(faceViolations(graph)).toEqual([]);
     expect(staleRoots(graph, FACE_ROOTS)).toEqual([]);
+  });
+
+  it('a feature folder is entered only through its index.ts (tests, eval and bench may reach in)', () => {
+    expect(entryViolations(graph)).toEqual([]);
   });
 
   it('has no import cycles (apps, core, workers, queues, shared, eval and bench)', () => {
@@ -156,6 +173,37 @@ describe('the checker itself', () => {
       ['apps/cli/commands/query.ts', ['core/ask/ask.ts']],
     ]);
     expect(staleRoots(g, roots)).toEqual(['apps/cli/commands/query.ts', 'apps/cli/commands/gone.ts']);
+  });
+
+  it('tells the feature folders: direct subfolders of shared/, core/, workers/ and apps/', () => {
+    expect(featureFolderOf('shared/store/filter.ts')).toBe('shared/store');
+    expect(featureFolderOf('shared/store/lancedb/lancedb-store.ts')).toBe('shared/store');
+    expect(featureFolderOf('apps/gateway/routes/query.ts')).toBe('apps/gateway');
+    expect(featureFolderOf('workers/upsert/index.ts')).toBe('workers/upsert');
+    expect(featureFolderOf('shared/errors.ts')).toBeNull();
+    expect(featureFolderOf('core/search.ts')).toBeNull();
+    expect(featureFolderOf('workers/index.ts')).toBeNull();
+    expect(featureFolderOf('queues/agent.queues.ts')).toBeNull();
+  });
+
+  it('reports an import into a feature folder past its index.ts, but not a sibling, a top-level file or a test', () => {
+    const g = new Map([
+      ['core/search.ts', ['shared/store/filter.ts', 'shared/store/index.ts', 'shared/errors.ts']],
+      ['shared/agent/graph.ts', ['shared/agent/state.ts', 'shared/retrieval/index.ts', 'shared/store/lancedb/lancedb-store.ts']],
+      ['shared/store/index.ts', ['shared/store/lancedb/lancedb-store.ts', 'shared/store/vector-store.ts']],
+      ['workers/index.ts', ['workers/chunk/chunk.worker.ts', 'workers/upsert/index.ts']],
+      ['queues/agent.queues.ts', ['shared/runs/answer.ts', 'queues/define-queue.ts']],
+      ['apps/cli/service.ts', ['apps/gateway/start-gateway.ts', 'apps/cli/app.ts']],
+      ['tests/unit/filter.test.ts', ['shared/store/filter.ts']],
+      ['eval/run.ts', ['shared/agent/graph.ts']],
+    ]);
+    expect(entryViolations(g)).toEqual([
+      'core/search.ts → shared/store/filter.ts',
+      'shared/agent/graph.ts → shared/store/lancedb/lancedb-store.ts',
+      'workers/index.ts → workers/chunk/chunk.worker.ts',
+      'queues/agent.queues.ts → shared/runs/answer.ts',
+      'apps/cli/service.ts → apps/gateway/start-gateway.ts',
+    ]);
   });
 
   it('reports core/ importing an app or a worker, and shared/ or queues/ importing core/', () => {

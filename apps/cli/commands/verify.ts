@@ -9,12 +9,12 @@ import {
   type SanityObservation,
   type SanityOutcome,
   type SanityQuery,
-} from '../../../shared/agent/sanity.ts';
+  type VectorStore,
+} from '../../../shared/store/index.ts';
 import { PermanentError } from '../../../shared/errors.ts';
-import type { ArtifactStore } from '../../../shared/artifacts/artifact-store.ts';
-import type { Embedder } from '../../../shared/embed/embedder.ts';
-import type { StatusStore } from '../../../shared/status/status-store.ts';
-import type { VectorStore } from '../../../shared/store/vector-store.ts';
+import type { ArtifactStore } from '../../../shared/artifacts/index.ts';
+import type { Embedder } from '../../../shared/embed/index.ts';
+import type { StatusStore } from '../../../shared/status/index.ts';
 import { withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 

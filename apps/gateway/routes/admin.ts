@@ -3,7 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance } from 'fastify';
 import { ALL_QUEUES } from '../../../core/queues.ts';
-import { quarryMetrics } from '../../../shared/telemetry/metrics.ts';
+import { quarryMetrics } from '../../../shared/metrics/index.ts';
 import { authorise, requestKey, type ApiKeys } from '../auth.ts';
 import { toHttp } from '../../../core/failures.ts';
 import { withDeadline } from '../request-redis.ts';

@@ -5,7 +5,7 @@ import { ALL_QUEUES } from '../../../core/queues.ts';
 import { DocId } from '../../../shared/domain/index.ts';
 import { readChunk } from '../../../core/chunks.ts';
 import type { UseCaseDeps } from '../../../core/deps.ts';
-import { createDocumentLibrary, storedPdf } from '../../../core/documents/read.ts';
+import { createDocumentLibrary, storedPdf } from '../../../core/documents/index.ts';
 import { SearchRequest } from '../../../core/schemas.ts';
 import { searchPassages } from '../../../core/search.ts';
 import { chunkLineRoutes } from './chunk-lines.ts';

@@ -1,5 +1,5 @@
 /** The Lua of shared/agent/capped-store.ts (traces and run contexts), run by shared/redis/lua.ts. */
-import { defineLuaScript } from '../redis/lua.ts';
+import { defineLuaScript } from '../redis/index.ts';
 
 /**
  * Writes one value and indexes it in a sorted set by time, then trims the index to `max` members

@@ -1,0 +1,2 @@
+export { mcpRoutes } from './http.ts';
+export { createMcpServer } from './server.ts';

@@ -1,0 +1,1 @@
+export { quarryMetrics, type QuarryMetrics } from './metrics.ts';

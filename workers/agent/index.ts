@@ -1,0 +1,1 @@
+export { agentWorker } from './agent.worker.ts';

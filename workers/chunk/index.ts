@@ -1,0 +1,1 @@
+export { chunkWorker } from './chunk.worker.ts';

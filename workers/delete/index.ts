@@ -1,0 +1,1 @@
+export { deleteWorker } from './delete.worker.ts';

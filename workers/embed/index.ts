@@ -1,0 +1,1 @@
+export { embedWorker } from './embed.worker.ts';

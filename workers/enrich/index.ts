@@ -1,0 +1,1 @@
+export { enrichWorker } from './enrich.worker.ts';

@@ -1,0 +1,1 @@
+export { extractWorker } from './extract.worker.ts';

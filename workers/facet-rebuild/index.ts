@@ -1,0 +1,1 @@
+export { facetRebuildWorker } from './facet-rebuild.worker.ts';

@@ -1,0 +1,1 @@
+export { memoryDecayWorker } from './memory-decay.worker.ts';

@@ -1,0 +1,1 @@
+export { memoryUpdateWorker } from './memory-update.worker.ts';

@@ -1,0 +1,1 @@
+export { sectionizeWorker } from './sectionize.worker.ts';

@@ -1,0 +1,2 @@
+export { upsertStage } from './upsert.stage.ts';
+export { upsertWorker } from './upsert.worker.ts';

@@ -1,3 +1,12 @@
+/**
+ * The ArtifactStore port (the files of one document version: source.pdf, extracted.json …
+ * embeddings.bin) and its adapters: a local directory, an S3 bucket, and the in-memory cache in
+ * front of either.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry point: createArtifactStore (the S3 adapter and the AWS SDK are imported on the first read
+ * or write of an S3 store), and the ArtifactStore type.
+ */
+
 import type { BucketLocation, S3Settings } from '../config/index.ts';
 import type { ArtifactStore } from './artifact-store.ts';
 import { withArtifactCache } from './cached-artifact-store.ts';

@@ -1,4 +1,10 @@
-/** Chunking: sections → sized, overlapping, content-addressed chunks. */
+/**
+ * Chunking: sections → 400–900-token chunks per doc type policy, each table a chunk of its own,
+ * content-addressed ids; sentences, the token counters, a chunk's pages from its lines, coverage.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: chunkDocument and chunkSections, DEFAULT_CHUNK_POLICIES, createCl100kCounter.
+ */
+
 export { chunkSections, draftChunks, embeddingTextOf, finaliseChunks, type ChunkDocument, type ChunkDraft } from './chunker.ts';
 export { ChunkPolicy, ChunkPolicyTable, DEFAULT_CHUNK_POLICIES, resolvePolicy } from './policy.ts';
 export { splitSentenceSpans, splitSentences, type Span } from './sentences.ts';

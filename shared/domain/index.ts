@@ -1,3 +1,11 @@
+/**
+ * The data every layer shares, as zod schemas with their types: ids (doc_id, chunk_id, run id,
+ * version), Document, the extracted pages, sections, Chunk, tables, coverage, and the artifacts'
+ * schemas with the ARTIFACTS table.
+ * Imports only packages (zod, uuid, node:crypto): the floor of shared/.
+ * Entry points: the schemas and id functions re-exported below.
+ */
+
 export { chunkIdFor, DocId, docIdForSource, normaliseBody, RunId, sha256Hex, uuid5Of, Version } from './ids.ts';
 export {
   DocumentMeta,

@@ -1,3 +1,11 @@
+/**
+ * Redis as Quarry uses it: the keyspace (keys.ts: every key Quarry names), the one Lua script
+ * runner (lua.ts) and the lock's and lease's scripts, connection-error logging, the check that
+ * Redis does not evict.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: the key functions, defineLuaScript, watchConnection, assertNoEviction.
+ */
+
 export { createConnectionLog, throttledErrorLog, watchConnection, type ConnectionLog } from './connection-log.ts';
 export { RELEASE_IF_HELD, RENEW_IF_HELD } from './held-key-scripts.ts';
 export {

@@ -1,3 +1,12 @@
+/**
+ * The VectorStore port: its surface, filters and their evaluation, hybrid fusion, the keyword
+ * text, the embedder record, the probes of quarry verify sanity; and its adapters, lancedb/ and
+ * weaviate/, each imported by createVectorStore when that store is opened (so this index loads
+ * neither LanceDB nor weaviate-client).
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: createVectorStore, createLazyVectorStore, VectorStore, the filter builders.
+ */
+
 import { PermanentError } from '../errors.ts';
 import type { LanceDbStoreOptions } from './lancedb/lancedb-store.ts';
 import type { WeaviateStoreOptions } from './weaviate/weaviate-store.ts';

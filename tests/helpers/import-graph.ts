@@ -199,3 +199,29 @@ export function entryViolations(graph: ReadonlyMap<string, readonly string[]>): 
   }
   return out;
 }
+
+/** Every feature folder below root: the direct subfolders of shared/, core/, workers/ and apps/. */
+export function listFeatureFolders(root: string): string[] {
+  return ['shared', 'core', 'workers', 'apps']
+    .flatMap((layer) =>
+      readdirSync(path.join(root, layer), { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+        .map((e) => `${layer}/${e.name}`),
+    )
+    .sort();
+}
+
+/**
+ * The lines of the note an index.ts opens with: a `/** … *\/` block before anything else, of at
+ * least two lines of text (what the folder owns, what it may import, its entry points); null when
+ * the file does not open with one.
+ */
+export function openingNote(source: string): string[] | null {
+  const m = /^\/\*\*([\s\S]*?)\*\//.exec(source);
+  if (!m?.[1]) return null;
+  const lines = m[1]
+    .split('\n')
+    .map((l) => l.replace(/^\s*\*?\s?/, '').trim())
+    .filter((l) => l !== '');
+  return lines.length >= 2 ? lines : null;
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import {
   appViolations,
   buildGraph,
@@ -11,7 +11,9 @@ import {
   featureFolderOf,
   findCycles,
   layerViolations,
+  listFeatureFolders,
   listSources,
+  openingNote,
   parseImports,
   staleRoots,
 } from '../helpers/import-graph.ts';
@@ -52,6 +54,26 @@ describe('dependency rules', () => {
   it('has no import cycles (apps, core, workers, queues, shared, eval and bench)', () => {
     const cycles = findCycles(graph).map((c) => c.join(' → '));
     expect(cycles).toEqual([]);
+  });
+});
+
+describe('feature folders', () => {
+  it('each has an index.ts that opens with a note: what it owns, what it may import, its entry points', () => {
+    const folders = listFeatureFolders(root);
+    expect(folders).toContain('shared/store');
+    expect(folders).toContain('apps/web');
+    const without = folders.filter((f) => {
+      const index = path.join(root, f, 'index.ts');
+      return !existsSync(index) || openingNote(readFileSync(index, 'utf8')) === null;
+    });
+    expect(without).toEqual([]);
+  });
+
+  it('reads a note only when the file opens with a block of two lines or more', () => {
+    expect(openingNote('/**\n * Owns the store.\n * Entry point: createVectorStore.\n */\nexport {};\n')).toEqual(['Owns the store.', 'Entry point: createVectorStore.']);
+    expect(openingNote('/** One line. */\nexport {};\n')).toBeNull();
+    expect(openingNote("import { a } from './a.ts';\n/**\n * Late.\n * Note.\n */\n")).toBeNull();
+    expect(openingNote('// a line comment\n// and another\nexport {};\n')).toBeNull();
   });
 });
 

@@ -1,3 +1,12 @@
+/**
+ * The stage runtime: defineStageWorker (a stage and the ports it needs), the one place a bullmq
+ * Worker is built (bullmq-stage-worker.ts, started by start-workers.ts), the document life-cycle,
+ * the reconciler, the health and metrics endpoint, running a stage once in-process.
+ * May import shared/ and queues/; never apps/.
+ * Entry points: defineStageWorker, Ports, runStageOnce, startReconciler; loadWorkerStart and
+ * loadHealthServer for a process that runs workers (they load prom-client).
+ */
+
 export type { Ports } from './ports.ts';
 export { startReconciler, type Reconciler } from './reconciler.ts';
 export { runStageOnce } from './run-once.ts';

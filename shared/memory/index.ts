@@ -1,6 +1,6 @@
 /**
  * Chunk memory (ChunkStats): the decay math, the Redis store updated atomically by Lua scripts
- * (memory-scripts.ts), and an in-memory store for tests.
+ * (memory-*.lua, defined in memory-scripts.ts), and an in-memory store for tests.
  * May import the rest of shared/; never apps/, core/, workers/ or queues/.
  * Entry points: createRedisMemoryStore and MemoryStore, WEEK_MS, outcomeKeys.
  */

@@ -1,9 +1,10 @@
 /**
  * Redis as Quarry uses it: the keyspace (keys.ts: every key Quarry names), the one Lua script
- * runner (lua.ts) and the lock's and lease's scripts, connection-error logging, the check that
- * Redis does not evict.
+ * runner and reader of .lua files (lua.ts), the lock's and lease's scripts (*-if-held.lua),
+ * connection-error logging, the check that Redis does not evict.
  * May import the rest of shared/; never apps/, core/, workers/ or queues/.
- * Entry points: the key functions, defineLuaScript, watchConnection, assertNoEviction.
+ * Entry points: the key functions, defineLuaScript and luaSource, watchConnection,
+ * assertNoEviction.
  */
 
 export { createConnectionLog, throttledErrorLog, watchConnection, type ConnectionLog } from './connection-log.ts';
@@ -22,5 +23,5 @@ export {
   watcherLeaseKey,
   type CappedCollectionKeys,
 } from './keys.ts';
-export { defineLuaScript } from './lua.ts';
+export { defineLuaScript, luaSource } from './lua.ts';
 export { assertNoEviction } from './redis-policy.ts';

@@ -1,7 +1,7 @@
 /**
  * What an agent run leaves behind, read by the gateway, core/ and the CLI and written by the agent
  * worker: the answer's schema (AgentAnswer, Citation), the run's event stream, its trace and its
- * context, kept in capped Redis collections (capped-scripts.ts).
+ * context, kept in capped Redis collections (put-capped.lua, defined in capped-scripts.ts).
  * May import the rest of shared/; never apps/, core/, workers/ or queues/.
  * Entry points: AgentAnswer, createRunEventPublisher and parseRunEntry, createTraceStore,
  * createRunContextStore.

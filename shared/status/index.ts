@@ -1,6 +1,6 @@
 /**
- * A document's status record (one Redis hash, conditional atomic writes through
- * status-scripts.ts) and the document lock.
+ * A document's status record (one Redis hash, conditional atomic writes: the status-*.lua
+ * scripts, defined in status-scripts.ts) and the document lock.
  * May import the rest of shared/; never apps/, core/, workers/ or queues/.
  * Entry points: createStatusStore and StatusStore, DocStatus and isSettled, withDocLock.
  */

@@ -86,8 +86,29 @@ describe('Redis: one script runner, one keyspace', () => {
     expect(hits(/\.(eval|evalsha|evalsha_ro|eval_ro|defineCommand)\(/, (f) => f === 'shared/redis/lua.ts')).toEqual([]);
   });
 
-  it('Lua source lives only in the *-scripts.ts module of its owner', () => {
-    expect(hits(/redis\.(call|pcall)\(/, (f) => f.endsWith('-scripts.ts'))).toEqual([]);
+  it('Lua source lives only in .lua files', () => {
+    expect(hits(/redis\.(call|pcall)\(/, () => false)).toEqual([]);
+  });
+
+  it('every .lua file is read by luaSource beside it, and every file luaSource names exists', () => {
+    const luaFiles = ['apps', 'core', 'workers', 'queues', 'shared'].flatMap((d) =>
+      readdirSync(path.join(root, d), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.lua'))
+        .map((f) => `${d}/${f.split(path.sep).join('/')}`),
+    );
+    expect(luaFiles).toContain('shared/status/status-register.lua');
+    const named = new Set<string>();
+    const outsideLoader: string[] = [];
+    for (const f of files) {
+      for (const line of readFileSync(path.join(root, f), 'utf8').split('\n')) {
+        const urls = [...line.matchAll(/new URL\('(\.\/[\w.-]+\.lua)', import\.meta\.url\)/g)].map((m) => path.posix.join(path.posix.dirname(f), m[1] ?? ''));
+        if (urls.length && !line.includes('luaSource(')) outsideLoader.push(f);
+        for (const u of urls) named.add(u);
+      }
+    }
+    expect(outsideLoader, 'a .lua file read other than by luaSource').toEqual([]);
+    expect([...named].filter((u) => !luaFiles.includes(u)), 'named but missing').toEqual([]);
+    expect(luaFiles.filter((f) => !named.has(f)), 'never read').toEqual([]);
   });
 
   it('only shared/redis/keys.ts spells a key under the prefix', () => {

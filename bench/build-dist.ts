@@ -22,7 +22,7 @@ const WARM_COMPILE_CACHE = path.join(ROOT, 'dist/apps/cli/warm-compile-cache.js'
 let building: Promise<void> | null = null;
 
 /**
- * Builds dist/ from the current sources (tsc -p tsconfig.build.json), once per process however
+ * Builds dist/ from the current sources (tsc -p tsconfig.build.json, then the .lua files), once per process however
  * often it is asked for, so the compiled figures are those of this checkout.
  * @throws Error when the build fails or leaves no dist/apps/cli/bin.js.
  */
@@ -32,6 +32,8 @@ export function buildDist(): Promise<void> {
     // dist/ (tsc never removes an output), where the compile-cache warm-up would import it.
     rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
     await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    // The Lua scripts, read beside their modules at run time (tsc copies only what it compiles).
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'infra/copy-assets.mjs'), 'dist'], { cwd: ROOT });
     if (!existsSync(COMPILED_BIN)) throw new Error('the build left no dist/apps/cli/bin.js');
   })();
   return building;

@@ -1,6 +1,6 @@
 /** The two in-process measurements of the query benchmark: candidate hybrid search and whole agent runs. */
 import { buildAgentGraph, runAgent } from '../shared/agent/graph.ts';
-import { createTraceStore } from '../shared/agent/trace.ts';
+import { createTraceStore } from '../shared/runs/trace.ts';
 import { keywordSearchText, understandQuery } from '../shared/retrieval/index.ts';
 import { temporalClamp } from '../shared/store/filter.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';

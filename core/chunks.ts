@@ -2,8 +2,7 @@
  * Chunks: a passage by id, for reading a citation in context (the MCP `get_chunk` tool) or showing
  * it under an answer (`GET /v1/chunks/:id`, the web app).
  */
-import { and, eq, range } from '../shared/store/filter.ts';
-import type { StoredChunkWithoutVector, VectorStore } from '../shared/store/vector-store.ts';
+import { and, eq, range, type StoredChunkWithoutVector, type VectorStore } from '../shared/store/index.ts';
 import { HttpError } from './failures.ts';
 import type { ChunkRequest, ChunkResult, ChunkView } from './schemas.ts';
 

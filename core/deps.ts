@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue, QueueEvents } from 'bullmq';
-import { awaitAgentRun, enqueueAgentRun } from './ask/agent-runs.ts';
-import { createDocumentDirectory } from '../shared/agent/document-directory.ts';
-import type { Embedder } from '../shared/embed/embedder.ts';
-import type { DirectoryEntry } from '../shared/retrieval/index.ts';
-import type { StatusStore } from '../shared/status/status-store.ts';
-import type { VectorStore } from '../shared/store/vector-store.ts';
+import { awaitAgentRun, enqueueAgentRun } from './ask/index.ts';
+import { createDocumentDirectory, type DirectoryEntry } from '../shared/retrieval/index.ts';
+import type { Embedder } from '../shared/embed/index.ts';
+import type { StatusStore } from '../shared/status/index.ts';
+import type { VectorStore } from '../shared/store/index.ts';
 import type { AskRequest, RunView } from './schemas.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { memoryUpdateQueue } from '../queues/memory.queues.ts';
 import type { QueueClient } from '../queues/queue-client.ts';
-import type { RunContextStore } from '../shared/agent/run-context.ts';
+import type { RunContextStore } from '../shared/runs/index.ts';
 import { HttpError } from './failures.ts';
 import type { FeedbackBody } from './schemas.ts';
 

@@ -4,11 +4,11 @@
  * schemas, the CLI checks its flags with them. A field renamed here is renamed everywhere.
  */
 import { z } from 'zod';
-import { AgentAnswer } from '../shared/agent/answer.ts';
+import { AgentAnswer } from '../shared/runs/index.ts';
 import { DocId, IsoDate } from '../shared/domain/index.ts';
 import { ERROR_CODES } from '../shared/errors.ts';
-import { DocStatus } from '../shared/status/doc-status.ts';
-import { and, isIn, temporalClamp, type Filter } from '../shared/store/filter.ts';
+import { DocStatus } from '../shared/status/index.ts';
+import { and, isIn, temporalClamp, type Filter } from '../shared/store/index.ts';
 
 /** `POST /v1/query`'s body; the `ask` tool and `quarry query` take a part of it. */
 export const QueryBody = z

@@ -2,10 +2,9 @@
  * Search: one hybrid search, the raw retrieval before any agent logic. `quarry search`, the MCP
  * `search` tool, `POST /v1/search` (the web app's Search page) and the demo all run this one.
  */
-import type { Embedder } from '../shared/embed/embedder.ts';
-import type { DirectoryEntry } from '../shared/retrieval/index.ts';
-import { routedHybrid } from '../shared/retrieval/routed-search.ts';
-import type { Filter, HybridHit, VectorStore } from '../shared/store/vector-store.ts';
+import type { Embedder } from '../shared/embed/index.ts';
+import { routedHybrid, type DirectoryEntry } from '../shared/retrieval/index.ts';
+import type { Filter, HybridHit, VectorStore } from '../shared/store/index.ts';
 import type { UseCaseDeps } from './deps.ts';
 import { searchFilter, type SearchRequest, type SearchResult } from './schemas.ts';
 

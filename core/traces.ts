@@ -1,4 +1,4 @@
-import type { Trace, TraceStore } from '../shared/agent/trace.ts';
+import type { Trace, TraceStore } from '../shared/runs/index.ts';
 import { HttpError } from './failures.ts';
 
 /**

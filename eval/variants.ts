@@ -1,4 +1,4 @@
-import { createDocumentDirectory } from '../shared/agent/document-directory.ts';
+import { createDocumentDirectory } from '../shared/retrieval/document-directory.ts';
 import { routedHybrid } from '../shared/retrieval/routed-search.ts';
 import type { HybridQuery } from '../shared/store/index.ts';
 import { agentVariant, hybridRerankVariant } from './agent-variants.ts';

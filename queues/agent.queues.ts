@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { AgentAnswer } from '../shared/agent/answer.ts';
-import { IsoDate } from '../shared/domain/document.ts';
-import { RunId } from '../shared/domain/ids.ts';
+import { AgentAnswer } from '../shared/runs/index.ts';
+import { IsoDate, RunId } from '../shared/domain/index.ts';
 import { defineQueue } from './define-queue.ts';
 
 

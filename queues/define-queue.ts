@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DocId, Version } from '../shared/domain/ids.ts';
+import { DocId, Version } from '../shared/domain/index.ts';
 
 /** How a queue's jobs are retried and kept. */
 export interface QueueJobPolicy {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { FACET_NAMES, FacetName } from '../shared/store/facet-values.ts';
-import { VECTOR_INDEX_STATES } from '../shared/store/vector-store.ts';
+import { FACET_NAMES, FacetName, VECTOR_INDEX_STATES } from '../shared/store/index.ts';
 import { defineQueue } from './define-queue.ts';
 import { jobOptions, type QueueClient } from './queue-client.ts';
 

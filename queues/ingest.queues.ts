@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DocId } from '../shared/domain/ids.ts';
+import { DocId } from '../shared/domain/index.ts';
 import { defineIngestQueue, defineQueue, ingestStageName } from './define-queue.ts';
 
 // Defined from the last stage back, so each can name the one after it.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunId } from '../shared/domain/ids.ts';
+import { RunId } from '../shared/domain/index.ts';
 import { defineQueue } from './define-queue.ts';
 import { jobOptions, type QueueClient } from './queue-client.ts';
 

@@ -9,18 +9,14 @@
 import { createQueueClient } from '../queues/queue-client.ts';
 import { createRedis } from '../queues/redis-connection.ts';
 import { createArtifactStore } from '../shared/artifacts/index.ts';
-import type { Config } from '../shared/config/config.ts';
-import { createEmbedder } from '../shared/embed/index.ts';
-import { createRedisEmbeddingCache } from '../shared/embed/redis-cache.ts';
-import { createRedisMemoryStore } from '../shared/memory/memory-store.ts';
-import { createExtractionPool } from '../shared/pdf/extraction-pool.ts';
-import { withPageSplitting } from '../shared/pdf/page-parts.ts';
-import { createStatusStore } from '../shared/status/status-store.ts';
-import { createVectorStore } from '../shared/store/index.ts';
-import { withEmbedderCheck } from '../shared/store/embedder-record.ts';
-import { createLazyVectorStore } from '../shared/store/lazy-store.ts';
-import { createLogger } from '../shared/telemetry/logger.ts';
-import type { Ports } from './runtime/ports.ts';
+import type { Config } from '../shared/config/index.ts';
+import { createEmbedder, createRedisEmbeddingCache } from '../shared/embed/index.ts';
+import { createRedisMemoryStore } from '../shared/memory/index.ts';
+import { createExtractionPool, withPageSplitting } from '../shared/pdf/index.ts';
+import { createStatusStore } from '../shared/status/index.ts';
+import { createVectorStore, withEmbedderCheck, createLazyVectorStore } from '../shared/store/index.ts';
+import { createLogger } from '../shared/telemetry/index.ts';
+import type { Ports } from './runtime/index.ts';
 
 /** Where the configured vector store is, for messages. */
 function storeLocation(config: Config): string {

@@ -1,18 +1,17 @@
-import type { StageName } from '../queues/ingest.queues.ts';
-import { STAGE_NAMES } from '../queues/ingest.queues.ts';
+import { STAGE_NAMES, type StageName } from '../queues/ingest.queues.ts';
 import { MEMORY_STAGE_NAMES, type MemoryStageName } from '../queues/memory.queues.ts';
-import { agentWorker } from './agent/agent.worker.ts';
-import { chunkWorker } from './chunk/chunk.worker.ts';
-import { deleteWorker } from './delete/delete.worker.ts';
-import { embedWorker } from './embed/embed.worker.ts';
-import { enrichWorker } from './enrich/enrich.worker.ts';
-import { extractWorker } from './extract/extract.worker.ts';
-import { facetRebuildWorker } from './facet-rebuild/facet-rebuild.worker.ts';
-import { memoryDecayWorker } from './memory-decay/memory-decay.worker.ts';
-import { memoryUpdateWorker } from './memory-update/memory-update.worker.ts';
-import type { StageWorkerDefinition } from './runtime/stage-worker.ts';
-import { sectionizeWorker } from './sectionize/sectionize.worker.ts';
-import { upsertWorker } from './upsert/upsert.worker.ts';
+import { agentWorker } from './agent/index.ts';
+import { chunkWorker } from './chunk/index.ts';
+import { deleteWorker } from './delete/index.ts';
+import { embedWorker } from './embed/index.ts';
+import { enrichWorker } from './enrich/index.ts';
+import { extractWorker } from './extract/index.ts';
+import { facetRebuildWorker } from './facet-rebuild/index.ts';
+import { memoryDecayWorker } from './memory-decay/index.ts';
+import { memoryUpdateWorker } from './memory-update/index.ts';
+import type { StageWorkerDefinition } from './runtime/index.ts';
+import { sectionizeWorker } from './sectionize/index.ts';
+import { upsertWorker } from './upsert/index.ts';
 
 /** Every ingest stage worker by stage name, in pipeline order. */
 export const INGEST_WORKERS: Record<StageName, StageWorkerDefinition> = {

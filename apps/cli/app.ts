@@ -1,7 +1,7 @@
-import { loadConfig, type Config } from '../../shared/config/config.ts';
-import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
+import { loadConfig, type Config } from '../../shared/config/index.ts';
+import { createLogger, type Logger } from '../../shared/telemetry/index.ts';
 import { createPorts } from '../../workers/compose.ts';
-import type { Ports } from '../../workers/runtime/ports.ts';
+import type { Ports } from '../../workers/runtime/index.ts';
 import { devStatePath, readDevState, redisUrlFor } from './dev-state.ts';
 import { REDIS_MISSING_MESSAGE, redisAnswers, redisServerAvailable } from './local-redis.ts';
 

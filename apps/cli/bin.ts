@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { groupFor, registerSummaries } from './command-table.ts';
 import { nodeVersionProblem } from './node-version.ts';
-import { quietLanceDbLogs } from '../../shared/store/lancedb/lance-logs.ts';
+import { quietLanceDbLogs } from '../../shared/lance-logs.ts';
 
 const tooOld = nodeVersionProblem(process.version);
 if (tooOld) {

@@ -1,5 +1,5 @@
-import type { JobCounts } from '../../queues/queue-client.ts';
-import type { DocStatus } from '../../shared/status/doc-status.ts';
+import type { JobCounts } from '../../core/queues.ts';
+import type { DocStatus } from '../../shared/status/index.ts';
 
 /** `[#######-----] 58%` */
 export function progressBar(pct: number, width = 20): string {

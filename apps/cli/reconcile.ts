@@ -1,8 +1,7 @@
-import type { Config } from '../../shared/config/config.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { Ports } from '../../workers/runtime/ports.ts';
-import { startReconciler, type Reconciler } from '../../workers/runtime/reconciler.ts';
-import { listFolderSourceKeys } from '../../core/sources/source-keys.ts';
+import type { Config } from '../../shared/config/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
+import { startReconciler, type Ports, type Reconciler } from '../../workers/runtime/index.ts';
+import { listFolderSourceKeys } from '../../core/sources/index.ts';
 
 /** How soon a file still without a status record after a rescan triggers another one. */
 const RESCAN_AGAIN_MS = 10 * 60_000;

@@ -1,8 +1,7 @@
-import { ALL_QUEUES } from '../../queues/all-queues.ts';
-import { createConnectionLog, watchConnection } from '../../shared/redis/connection-log.ts';
-import { assertNoEviction } from '../../shared/redis/redis-policy.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { Ports } from '../../workers/runtime/ports.ts';
+import type { Redis } from 'ioredis';
+import { ALL_QUEUES, type QueueClient } from '../../core/queues.ts';
+import { createConnectionLog, watchConnection, assertNoEviction } from '../../shared/redis/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 
 /**
  * What every long-running process (workers, watcher, gateway, dev) does with Redis before it
@@ -11,7 +10,7 @@ import type { Ports } from '../../workers/runtime/ports.ts';
  * 'error' listener prints every reconnect failure with console.error).
  * @throws PermanentError REDIS_EVICTION_POLICY when Redis's maxmemory-policy is not noeviction.
  */
-export async function prepareRedis(ports: Pick<Ports, 'redis' | 'queues'>, log: Logger): Promise<void> {
+export async function prepareRedis(ports: { redis: Redis; queues: QueueClient }, log: Logger): Promise<void> {
   const policy = await assertNoEviction(ports.redis);
   if (policy === null) log.warn('could not read Redis maxmemory-policy (CONFIG and INFO refused): make sure it is noeviction');
   const connectionLog = createConnectionLog(log);

@@ -1,20 +1,14 @@
-import type { Config } from '../../shared/config/config.ts';
-import { watcherLeaseKey } from '../../shared/redis/keys.ts';
-import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
-import { startHealthServer } from '../../workers/runtime/health.ts';
+import type { Config } from '../../shared/config/index.ts';
+import { watcherLeaseKey } from '../../shared/redis/index.ts';
+import { createLogger, type Logger } from '../../shared/telemetry/index.ts';
+import { loadHealthServer, loadWorkerStart, type Ports, type Reconciler, type StageWorkerDefinition, type WorkerGroup } from '../../workers/runtime/index.ts';
 import { createPorts } from '../../workers/compose.ts';
-import type { Ports } from '../../workers/runtime/ports.ts';
-import type { StageWorkerDefinition } from '../../workers/runtime/stage-worker.ts';
-import { startWorkers, type WorkerGroup } from '../../workers/runtime/start-workers.ts';
-import type { Reconciler } from '../../workers/runtime/reconciler.ts';
 import { prepareRedis } from './redis-startup.ts';
 // startService is the one-process composition root (`quarry dev`, `quarry watch`, `quarry workers`):
 // it starts the watcher and the gateway apps beside the workers, so it alone may import them
 // (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
-import type { BucketEvent } from '../../core/sources/bucket-sync.ts';
-import type { BucketWatcher } from '../watcher/bucket-watcher.ts';
-import { startLeaderLease } from '../watcher/leader-lease.ts';
-import type { LocalWatcher, WatchEvent } from '../watcher/local-watcher.ts';
+import type { BucketEvent } from '../../core/sources/index.ts';
+import { loadBucketWatcher, loadLocalWatcher, startLeaderLease, type BucketWatcher, type LocalWatcher, type WatchEvent } from '../watcher/index.ts';
 
 export interface Service {
   ports: Ports;
@@ -33,15 +27,14 @@ export interface Service {
 
 /** The watcher's modules, imported only by a process that watches. */
 async function loadWatcherModules() {
-  const [s3, bucket, sync, s3Bucket, local, reconcile] = await Promise.all([
-    import('../../shared/s3/s3.ts'),
-    import('../watcher/bucket-watcher.ts'),
-    import('../../core/sources/bucket-sync.ts'),
-    import('../../shared/sources/s3-bucket.ts'),
-    import('../watcher/local-watcher.ts'),
+  const [s3, bucket, sync, local, reconcile] = await Promise.all([
+    import('../../shared/s3/index.ts'),
+    loadBucketWatcher(),
+    import('../../core/sources/index.ts'),
+    loadLocalWatcher(),
     import('./reconcile.ts'),
   ]);
-  return { ...s3, ...bucket, ...sync, ...s3Bucket, ...local, ...reconcile };
+  return { ...s3, ...bucket, ...sync, ...local, ...reconcile };
 }
 
 /**
@@ -66,6 +59,7 @@ export async function startService(
     await ports.close();
     throw err;
   });
+  const [{ startWorkers }, { startHealthServer }] = await Promise.all([loadWorkerStart(), loadHealthServer()]);
   const workers = opts.workers.length ? startWorkers(opts.workers, ports, log) : null;
   const health = config.worker.healthPort
     ? await startHealthServer({ port: config.worker.healthPort, redis: ports.redis, isRunning: () => workers?.isRunning() ?? true })
@@ -115,7 +109,7 @@ export async function startService(
       })
     : null;
   const gateway = opts.gateway
-    ? await (await import('../gateway/start-gateway.ts')).startGateway(ports, log.child({ component: 'gateway' }), typeof opts.gateway === 'object' ? { port: opts.gateway.port } : {})
+    ? await (await import('../gateway/index.ts')).startGateway(ports, log.child({ component: 'gateway' }), typeof opts.gateway === 'object' ? { port: opts.gateway.port } : {})
     : null;
   let stopped = false;
   return {

@@ -2,7 +2,7 @@
  * How a long-running `quarry` process ends: one SIGTERM or SIGINT to the process a user or a
  * supervisor holds stops everything it started, within a bounded time, and nothing is left behind.
  */
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 
 /**
  * Signals that arrive this soon after the first are the same request, not a second one: a

@@ -1,8 +1,5 @@
-import type { QueueDefinition } from '../../queues/define-queue.ts';
-import { INGEST_QUEUES } from '../../queues/ingest.queues.ts';
-import type { QueueClient } from '../../queues/queue-client.ts';
-import { isSettled, type DocStatus } from '../../shared/status/doc-status.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
+import { INGEST_QUEUES, type QueueClient, type QueueDefinition } from '../../core/queues.ts';
+import { isSettled, type DocStatus, type StatusStore } from '../../shared/status/index.ts';
 
 /**
  * Polls status records until every listed document (or every registered one) has settled —

@@ -3,7 +3,7 @@
  * client sends, and the `chat.completion` / `chat.completion.chunk` objects it reads. Pure.
  */
 import { z } from 'zod';
-import type { AgentAnswer, Citation } from '../../shared/agent/answer.ts';
+import type { AgentAnswer, Citation } from '../../shared/runs/index.ts';
 
 /** The one model Quarry serves (any model name is accepted and echoed). */
 export const QUARRY_MODEL = 'quarry';

@@ -1,21 +1,16 @@
-import { createRunContextStore } from '../../shared/agent/run-context.ts';
-import { createTraceStore } from '../../shared/agent/trace.ts';
-import type { Ports } from '../../workers/runtime/ports.ts';
-import { createRedis } from '../../queues/redis-connection.ts';
+import { createRunContextStore, createTraceStore, DEFAULT_TRACE_MAX_COUNT } from '../../shared/runs/index.ts';
+import { createQueueClient, createRedis, type QueueClient } from '../../core/queues.ts';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../shared/s3/s3.ts';
-import { createDocumentDeleter } from '../../core/documents/delete.ts';
-import { createBucketSource } from '../../core/sources/bucket-sync.ts';
-import { createS3Bucket } from '../../shared/sources/s3-bucket.ts';
-import { createLogger, type Logger } from '../../shared/telemetry/logger.ts';
-import { createQueueClient, type QueueClient } from '../../queues/queue-client.ts';
-import { createConnectionLog, watchConnection, type ConnectionLog } from '../../shared/redis/connection-log.ts';
-import { createStatusStore } from '../../shared/status/status-store.ts';
-import { DEFAULT_TRACE_MAX_COUNT } from '../../shared/agent/capped-store.ts';
+import { createS3Client, createS3Bucket } from '../../shared/s3/index.ts';
+import { createDocumentDeleter } from '../../core/documents/index.ts';
+import { createBucketSource } from '../../core/sources/index.ts';
+import { createLogger, type Logger } from '../../shared/telemetry/index.ts';
+import { createConnectionLog, watchConnection, type ConnectionLog } from '../../shared/redis/index.ts';
+import { createStatusStore } from '../../shared/status/index.ts';
 import type { Queue } from 'bullmq';
-import { scaledAlphas } from '../../shared/retrieval/alpha.ts';
+import { scaledAlphas } from '../../shared/retrieval/index.ts';
 import { createRequestRedis } from './request-redis.ts';
-import type { GatewayDeps } from './types.ts';
+import type { GatewayDeps, GatewayPorts } from './types.ts';
 
 /**
  * A queue client whose every BullMQ Queue reports its errors to `clog` (a Queue without an 'error'
@@ -44,7 +39,7 @@ function watchedQueues(inner: QueueClient, source: string, clog: ConnectionLog):
  * fails fast (see createRequestRedis) instead of the workers' client, which waits out outages.
  */
 export function gatewayDeps(
-  ports: Ports,
+  ports: GatewayPorts,
   opts: { traceTtlSeconds: number; traceMaxCount?: number; recordFeedback: GatewayDeps['recordFeedback']; log?: Logger },
 ): GatewayDeps & { close(): Promise<void> } {
   const { config } = ports;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { rateLimitNamespace } from '../../shared/redis/keys.ts';
+import { rateLimitNamespace } from '../../shared/redis/index.ts';
 import { requestKey } from './auth.ts';
 import { HttpError } from '../../core/failures.ts';
 

@@ -2,22 +2,22 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { QueueEvents } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { agentRunQueue } from '../../queues/agent.queues.ts';
+import { agentRunQueue } from '../../core/queues.ts';
 import { authorise, requestKey, type Role } from './auth.ts';
 import { failureFields, HttpError, toHttp } from '../../core/failures.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { whenReady, withDeadline } from './request-redis.ts';
-import { watchConnection } from '../../shared/redis/connection-log.ts';
+import { watchConnection } from '../../shared/redis/index.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { bucketEventRoutes, documentRoutes } from './routes/documents.ts';
 import { queryRoutes } from './routes/query.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { retryRoutes } from './routes/retry.ts';
 import { createUseCaseDeps, newRunId } from '../../core/deps.ts';
-import { createRunStreamReader } from '../../core/ask/run-stream-reader.ts';
+import { createRunStreamReader } from '../../core/ask/index.ts';
 // The gateway hosts the MCP face at /mcp (one port, one key check): an app→app import the
 // architecture test allows for this file only (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
-import { mcpRoutes } from '../mcp/http.ts';
+import { mcpRoutes } from '../mcp/index.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { webRoutes } from './routes/web.ts';
 import type { GatewayDeps, GatewayOptions } from './types.ts';

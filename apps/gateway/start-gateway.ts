@@ -2,10 +2,10 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createFeedbackRecorder } from '../../core/feedback.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { Ports } from '../../workers/runtime/ports.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import { gatewayDeps } from './gateway-deps.ts';
 import { buildGateway } from './server.ts';
+import type { GatewayPorts } from './types.ts';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/;
 
@@ -36,7 +36,7 @@ function trackUnusedConnections(server: Server): { destroy(): void } {
  * loopback: an open gateway on a network interface is refused at start, not discovered later.
  * @throws Error when keys are missing for a non-loopback host.
  */
-export async function startGateway(ports: Ports, log: Logger, overrides: { port?: number } = {}): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+export async function startGateway(ports: GatewayPorts, log: Logger, overrides: { port?: number } = {}): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
   const g = ports.config.gateway;
   if (!g.apiKeys.length && !g.adminKeys.length) {
     if (!LOOPBACK.test(g.host)) throw new Error(`GATEWAY_HOST=${g.host} is not loopback: set QUARRY_API_KEYS and QUARRY_ADMIN_KEYS first`);

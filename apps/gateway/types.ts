@@ -1,15 +1,27 @@
 import type { Redis } from 'ioredis';
-import type { QueueClient } from '../../queues/queue-client.ts';
-import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
-import type { Embedder } from '../../shared/embed/embedder.ts';
-import type { VectorStore } from '../../shared/store/vector-store.ts';
-import type { RunContextStore } from '../../shared/agent/run-context.ts';
-import type { TraceStore } from '../../shared/agent/trace.ts';
-import type { ConnectionLog } from '../../shared/redis/connection-log.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { BucketEvent } from '../../core/sources/bucket-sync.ts';
+import type { QueueClient } from '../../core/queues.ts';
+import type { ArtifactStore } from '../../shared/artifacts/index.ts';
+import type { Config } from '../../shared/config/index.ts';
+import type { Embedder } from '../../shared/embed/index.ts';
+import type { VectorStore } from '../../shared/store/index.ts';
+import type { RunContextStore, TraceStore } from '../../shared/runs/index.ts';
+import type { ConnectionLog } from '../../shared/redis/index.ts';
+import type { StatusStore } from '../../shared/status/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
+import type { BucketEvent } from '../../core/sources/index.ts';
 import type { ApiKeys } from './auth.ts';
+
+/**
+ * The process's ports the gateway starts from (a process's `Ports`, workers/runtime/ports.ts, has
+ * them all): its settings, and what search, uploads and retries read. Its Redis clients, queue
+ * client and status store are its own, on a fast-failing connection (see gatewayDeps).
+ */
+export interface GatewayPorts {
+  config: Config;
+  artifacts: ArtifactStore;
+  store: VectorStore;
+  embedder: Embedder;
+}
 
 /** Everything the gateway talks to; it holds no state of its own. */
 export interface GatewayDeps {

@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { askAndWait } from '../../core/ask/ask.ts';
+import { askAndWait } from '../../core/ask/index.ts';
 import { getChunk } from '../../core/chunks.ts';
 import type { UseCaseDeps } from '../../core/deps.ts';
-import { getDocument, listDocuments } from '../../core/documents/read.ts';
+import { getDocument, listDocuments } from '../../core/documents/index.ts';
 import { clientFailure } from '../../core/failures.ts';
 import { searchPassages } from '../../core/search.ts';
 import {

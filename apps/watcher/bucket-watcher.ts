@@ -1,8 +1,8 @@
 import { describeError } from '../../shared/errors.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import type { BucketEvent, BucketSource } from '../../core/sources/bucket-sync.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
+import type { BucketEvent, BucketSource } from '../../core/sources/index.ts';
 
-export type { BucketEvent, BucketSource } from '../../core/sources/bucket-sync.ts';
+export type { BucketEvent, BucketSource } from '../../core/sources/index.ts';
 
 export interface BucketWatcher {
   /** Resolves after the first scan. */

@@ -9,8 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RELEASE_IF_HELD, RENEW_IF_HELD } from '../../shared/redis/held-key-scripts.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import { RELEASE_IF_HELD, RENEW_IF_HELD } from '../../shared/redis/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 
 /** What one attempt to take or keep the lease found. */
 type AttemptOutcome = 'leading' | 'held-elsewhere' | 'redis-unreachable' | 'start-failed';

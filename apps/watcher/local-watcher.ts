@@ -5,14 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { watch, type FSWatcher } from 'chokidar';
 import { sha256Hex, type DocumentMeta } from '../../shared/domain/index.ts';
 import { describeError, PermanentError } from '../../shared/errors.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import { parseManifest, readSidecar } from '../../shared/sources/metadata.ts';
-import { recordRejectedSource, registerSource, type RegisterPorts, type RegisterResult } from '../../core/sources/register-source.ts';
-import { createFolderBucket } from '../../shared/sources/folder-bucket.ts';
-import { readMetadataFile } from '../../shared/sources/safe-read.ts';
-import { deleteSource } from '../../core/sources/delete-source.ts';
-import { DIR_KEY_PREFIX } from '../../core/sources/source-keys.ts';
-import { unreadVersion, type SourceLimits } from '../../shared/sources/source-checks.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
+import { parseManifest, readSidecar, createFolderBucket, readMetadataFile, unreadVersion, type SourceLimits } from '../../shared/sources/index.ts';
+import { recordRejectedSource, registerSource, deleteSource, DIR_KEY_PREFIX, type RegisterPorts, type RegisterResult } from '../../core/sources/index.ts';
 
 export type WatchEvent =
   | { kind: 'registered' | 'unchanged'; file: string; result: RegisterResult }

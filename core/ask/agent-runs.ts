@@ -4,7 +4,7 @@
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import { agentRunQueue, type AgentRunPayload } from '../../queues/agent.queues.ts';
-import { AgentAnswer } from '../../shared/agent/answer.ts';
+import { AgentAnswer } from '../../shared/runs/index.ts';
 import { decodeFailure } from '../../shared/errors.ts';
 import type { RunView } from '../schemas.ts';
 

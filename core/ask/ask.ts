@@ -1,6 +1,5 @@
-import type { UseCaseDeps } from '../deps.ts';
 import { HttpError } from '../failures.ts';
-import type { AskRequest, AskResult } from '../schemas.ts';
+import type { AskRequest, AskResult, RunView } from '../schemas.ts';
 
 /**
  * Ask and wait: an agent run through the queue, waited for like `POST /v1/query` (the MCP `ask`
@@ -8,7 +7,7 @@ import type { AskRequest, AskResult } from '../schemas.ts';
  * @throws HttpError `TIMEOUT` when the run is still going (its id is in the message), or the
  *   run's own error code when it failed.
  */
-export async function askAndWait(deps: Pick<UseCaseDeps, 'ask'>, req: AskRequest): Promise<AskResult> {
+export async function askAndWait(deps: { ask(input: AskRequest): Promise<RunView> }, req: AskRequest): Promise<AskResult> {
   const run = await deps.ask(req);
   if (run.state === 'completed' && run.answer) {
     const a = run.answer;

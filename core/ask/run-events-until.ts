@@ -1,4 +1,4 @@
-import { isFinalEvent, type RunEvent } from '../../shared/agent/run-events.ts';
+import { isFinalEvent, type RunEvent } from '../../shared/runs/index.ts';
 import { toHttp } from '../failures.ts';
 import type { RunStreamReader } from './run-stream-reader.ts';
 

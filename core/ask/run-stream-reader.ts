@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { isFinalEvent, parseRunEntry, type RunEvent } from '../../shared/agent/run-events.ts';
-import { runStreamKey } from '../../shared/redis/keys.ts';
+import { isFinalEvent, parseRunEntry, type RunEvent } from '../../shared/runs/index.ts';
+import { runStreamKey } from '../../shared/redis/index.ts';
 import { HttpError } from '../failures.ts';
 
 /** Tunables of {@link createRunStreamReader}. */

@@ -1,11 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { classifyS3Error } from '../../shared/s3/s3.ts';
-import { sidecarPathOf } from '../../shared/sources/metadata.ts';
-import { deleteSource } from '../sources/delete-source.ts';
-import type { RegisterPorts } from '../sources/register-source.ts';
-import { DIR_KEY_PREFIX, S3_KEY_PREFIX } from '../sources/source-keys.ts';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { sidecarPathOf } from '../../shared/sources/index.ts';
+import { deleteSource, DIR_KEY_PREFIX, S3_KEY_PREFIX, type RegisterPorts } from '../sources/index.ts';
 
 async function unlinkIfThere(file: string): Promise<void> {
   await unlink(file).catch((err: NodeJS.ErrnoException) => {
@@ -38,6 +35,9 @@ export function createDocumentDeleter(deps: {
     if (bucket && record.sourceKey.startsWith(`${S3_KEY_PREFIX}${bucket.name}/`)) {
       // The bucket is the source of truth: remove the object (and its sidecar), as for a file.
       const key = record.sourceKey.slice(`${S3_KEY_PREFIX}${bucket.name}/`.length);
+      // The AWS SDK is imported here, on the first deletion from a bucket: a process that reads
+      // documents through this folder (quarry retry, quarry mcp) never loads it.
+      const [{ DeleteObjectCommand }, { classifyS3Error }] = await Promise.all([import('@aws-sdk/client-s3'), import('../../shared/s3/index.ts')]);
       for (const k of [key, sidecarPathOf(key)]) {
         await bucket
           .client()

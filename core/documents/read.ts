@@ -3,10 +3,9 @@
  * the list a page at a time (MCP `list_documents`) or whole with retry hints (the web app), and a
  * document's stored PDF (the web app's viewer).
  */
-import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
-import type { DocStatus } from '../../shared/status/doc-status.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
-import type { VectorStore } from '../../shared/store/vector-store.ts';
+import type { ArtifactStore } from '../../shared/artifacts/index.ts';
+import type { DocStatus, StatusStore } from '../../shared/status/index.ts';
+import type { VectorStore } from '../../shared/store/index.ts';
 import { HttpError } from '../failures.ts';
 import type { DocumentResult, ListDocumentsRequest, ListDocumentsResult } from '../schemas.ts';
 import { createRetryableCheck } from './retry.ts';

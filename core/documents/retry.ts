@@ -1,9 +1,8 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import type { QueueClient } from '../../queues/queue-client.ts';
-import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import type { ArtifactStore } from '../../shared/artifacts/index.ts';
 import { createLru } from '../../shared/lru.ts';
-import type { DocStatus } from '../../shared/status/doc-status.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
+import type { DocStatus, StatusStore } from '../../shared/status/index.ts';
 
 /** What a retry did for one document. */
 export type RetryOutcome =

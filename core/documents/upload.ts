@@ -3,9 +3,8 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { docIdForSource, type DocumentMeta } from '../../shared/domain/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
-import { parseSidecar } from '../../shared/sources/metadata.ts';
-import { PDF_HEADER_WINDOW, sourceProblem } from '../../shared/sources/source-checks.ts';
-import { DIR_KEY_PREFIX } from '../sources/source-keys.ts';
+import { parseSidecar, PDF_HEADER_WINDOW, sourceProblem } from '../../shared/sources/index.ts';
+import { DIR_KEY_PREFIX } from '../sources/index.ts';
 
 async function atomicWrite(file: string, data: Uint8Array | string): Promise<void> {
   // The temp name does not end in .pdf or .meta.json, so the watcher ignores it until the rename.

@@ -14,13 +14,25 @@
 import { z } from 'zod';
 import { sha256Hex, type DocumentMeta } from '../../shared/domain/index.ts';
 import { describeError, PermanentError } from '../../shared/errors.ts';
-import { bucketCursorKey } from '../../shared/redis/keys.ts';
-import type { BucketLocation } from '../../shared/s3/s3.ts';
-import { parseSidecar, sidecarPathOf } from '../../shared/sources/metadata.ts';
-import { checkObjectKey, isPdfKey, isSidecarKey, objectKeyProblem, pdfKeyOfSidecar } from '../../shared/sources/object-keys.ts';
-import type { SourceBucket, SourceObject } from '../../shared/sources/source-bucket.ts';
-import { MAX_METADATA_BYTES, sourceProblem, unreadVersion, type SourceLimits, type SourceProblem } from '../../shared/sources/source-checks.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import { bucketCursorKey } from '../../shared/redis/index.ts';
+import type { BucketLocation } from '../../shared/config/index.ts';
+import {
+  parseSidecar,
+  sidecarPathOf,
+  checkObjectKey,
+  isPdfKey,
+  isSidecarKey,
+  objectKeyProblem,
+  pdfKeyOfSidecar,
+  MAX_METADATA_BYTES,
+  sourceProblem,
+  unreadVersion,
+  type SourceBucket,
+  type SourceObject,
+  type SourceLimits,
+  type SourceProblem,
+} from '../../shared/sources/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import { deleteSource } from './delete-source.ts';
 import { recordRejectedSource, registerSource, type RegisterPorts } from './register-source.ts';
 import { S3_KEY_PREFIX } from './source-keys.ts';

@@ -3,12 +3,11 @@ import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import type { QueueClient } from '../../queues/queue-client.ts';
-import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
+import type { ArtifactStore } from '../../shared/artifacts/index.ts';
 import { docIdForSource, sha256Hex, type DocumentMeta, type SourceRecord } from '../../shared/domain/index.ts';
-import { withDocLock } from '../../shared/status/doc-lock.ts';
-import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
-import { readSourceFile } from '../../shared/sources/safe-read.ts';
+import { withDocLock, type StatusStore } from '../../shared/status/index.ts';
+import { ATTR, withSpan } from '../../shared/telemetry/index.ts';
+import { readSourceFile } from '../../shared/sources/index.ts';
 
 export interface RegisterPorts {
   redis: Redis;

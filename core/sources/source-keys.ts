@@ -2,7 +2,7 @@
  * Source keys: how a document's source is named, whichever way it came in. The key decides the
  * doc_id (`docIdForSource`), so these prefixes never change.
  */
-import { createFolderBucket } from '../../shared/sources/folder-bucket.ts';
+import { createFolderBucket } from '../../shared/sources/index.ts';
 
 /** Source keys of files found in the watched folder (`dir:<relative/path.pdf>`); CLI registrations use `file:`. */
 export const DIR_KEY_PREFIX = 'dir:';

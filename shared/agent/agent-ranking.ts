@@ -1,7 +1,7 @@
 import { createSeededRng, detectInstructionLike, rankCandidates, rerankHits, type InstructionLikeResult, type Reranker } from '../retrieval/index.ts';
 import { createLru } from '../lru.ts';
-import { sha256Hex } from '../domain/ids.ts';
-import type { VectorStore } from '../store/vector-store.ts';
+import { sha256Hex } from '../domain/index.ts';
+import type { VectorStore } from '../store/index.ts';
 import type { AgentDeps } from './deps.ts';
 
 /** Instruction-like verdicts kept per ranking (~10 MB at most: an id, cue names and a number each). */

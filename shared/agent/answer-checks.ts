@@ -5,7 +5,7 @@
  * date for "when". Over many look-alike filings a well-grounded passage of the wrong company or
  * year is the typical confident wrong answer; these checks catch it. Pure.
  */
-import type { QueryScope } from '../retrieval/document-routing.ts';
+import type { QueryScope } from '../retrieval/index.ts';
 
 /** The kind of answer a question asks for. */
 export type AnswerKind = 'figure' | 'date';

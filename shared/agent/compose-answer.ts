@@ -4,18 +4,23 @@
  * that read as instructions to an assistant are withheld (never quoted, never sent to the model),
  * and the model's output loses every link, image and URL its cited passages do not contain.
  */
-import type { Llm } from '../llm/llm.ts';
-import { buildAnswerPrompt, citationNumbers } from '../llm/answer-prompt.ts';
-import { composeExtractiveAnswer, wordCount, type AnswerChunk } from '../llm/extractive-answer.ts';
-import { sanitizeModelAnswer } from '../llm/sanitize-answer.ts';
-import { createDeltaStreamer, sentencePieces } from '../llm/stream-pieces.ts';
+import {
+  buildAnswerPrompt,
+  citationNumbers,
+  composeExtractiveAnswer,
+  wordCount,
+  sanitizeModelAnswer,
+  createDeltaStreamer,
+  sentencePieces,
+  type Llm,
+  type AnswerChunk,
+} from '../llm/index.ts';
 import { askedAnswerKind } from './answer-checks.ts';
 import type { AgentDeps, AnswerGuard } from './deps.ts';
 import { asksOverPeriods, composeFigureAnswer, type AnswerDocument, type FigureAnswer } from './figure-answer.ts';
-import { figureAsk } from '../figures/cell-match.ts';
-import { groupsOf } from '../figures/glossary.ts';
-import { detectInstructionLike } from '../retrieval/instruction-like.ts';
-import type { StoredChunkWithoutVector } from '../store/vector-store.ts';
+import { figureAsk, groupsOf } from '../figures/index.ts';
+import { detectInstructionLike } from '../retrieval/index.ts';
+import type { StoredChunkWithoutVector } from '../store/index.ts';
 
 /** A question that asks why or what follows, beside the figure: the best sentence joins the answer. */
 const EXPLAIN = /\b(?:why|implications?|impacts?|drivers?|driving|factors?|causes?|reasons?|explain|suggests?|indicates?|repercussions?|consequences?|strateg\w*|priorit\w*)\b/iu;

@@ -1,15 +1,12 @@
-import type { DocumentProfile } from '../domain/document.ts';
-import { sha256Hex } from '../domain/ids.ts';
-import { citedPeriodQualifier, periodQualifier } from '../retrieval/document-routing.ts';
-import { formatDateQualifier } from '../llm/extractive-answer.ts';
-import { coverDocuments } from '../retrieval/document-coverage.ts';
+import { sha256Hex, type DocumentProfile } from '../domain/index.ts';
+import { citedPeriodQualifier, periodQualifier, coverDocuments } from '../retrieval/index.ts';
+import { formatDateQualifier } from '../llm/index.ts';
 import { answerPassages, evidencePool, leadWithNamed, LEAD_WITHIN } from './evidence.ts';
 import { answerStatesWhatWasAsked, checkAnswerFit } from './answer-checks.ts';
 import type { AgentDeps, RankedCandidate } from './deps.ts';
-import type { RunContext } from './run-context.ts';
+import type { RunContext, Trace } from '../runs/index.ts';
 import type { NodeResult } from './search-nodes.ts';
 import type { AgentStateType } from './state.ts';
-import type { Trace } from './trace.ts';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

@@ -1,11 +1,7 @@
 import type { ChunkMemory, DirectoryEntry, FacetWeights, Intent, QueryPlan, QueryScope, RankedCandidate, RankTerms, UnderstoodQuery } from '../retrieval/index.ts';
-import type { SanitizeReport } from '../llm/sanitize-answer.ts';
-import type { Filter } from '../store/filter.ts';
-import type { HybridHit } from '../store/vector-store.ts';
-import type { Citation } from './answer.ts';
-import type { Trace } from './trace.ts';
-import { FACET_NAMES } from '../store/facet-values.ts';
-import type { RunContext } from './run-context.ts';
+import type { SanitizeReport } from '../llm/index.ts';
+import { FACET_NAMES, type Filter, type HybridHit } from '../store/index.ts';
+import type { Citation, Trace, RunContext } from '../runs/index.ts';
 
 /** Facets a branch may narrow on: every facet (the filterable metadata of a chunk), named once in the store's vocabulary. */
 export const BRANCH_FACETS = FACET_NAMES;

@@ -5,9 +5,8 @@
  * company), those hits join the ranking and keep a place in the top 10; and an answer leads with
  * the best passage of a named document when one is near the top. Pure.
  */
-import { broadEvidenceDocs } from '../retrieval/routed-search.ts';
-import type { QueryScope } from '../retrieval/document-routing.ts';
-import type { HybridHit } from '../store/vector-store.ts';
+import { broadEvidenceDocs, type QueryScope } from '../retrieval/index.ts';
+import type { HybridHit } from '../store/index.ts';
 
 /** Broad hits looked at for evidence the branch lost. */
 export const BROAD_EVIDENCE_WITHIN = 5;

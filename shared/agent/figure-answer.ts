@@ -7,17 +7,36 @@
  * last computed from the two cited cells. Null when no table names the metric for the period
  * asked (the prose answer is given then). Pure.
  */
-import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
-import { bestBreakdown } from '../figures/breakdown.ts';
-import { deriveFigure, type DerivedFigure } from '../figures/derived.ts';
-import { bestCell, figureAsk, labelScore, metricWords, MIN_LABEL_SCORE, namedRow, type CandidateTable, type CellMatch, type FigureAsk } from '../figures/cell-match.ts';
-import { figureSentence, figureText, labelInSentence, periodPhrase, spokenLabel } from '../figures/figure-sentence.ts';
-import { contentWords } from '../figures/glossary.ts';
-import { periodFacts, type PeriodFacts } from '../figures/periods.ts';
-import { asksBreakdown, breakdownCues, figurePair, type FigurePair } from '../figures/question-shapes.ts';
-import type { AnswerChunk, Citation } from '../llm/extractive-answer.ts';
-import { isStatementTitle } from '../sectionize/statement-headings.ts';
-import { labelPath } from '../tables/facts.ts';
+import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
+import {
+  bestBreakdown,
+  deriveFigure,
+  bestCell,
+  figureAsk,
+  labelScore,
+  metricWords,
+  MIN_LABEL_SCORE,
+  namedRow,
+  figureSentence,
+  figureText,
+  labelInSentence,
+  periodPhrase,
+  spokenLabel,
+  contentWords,
+  periodFacts,
+  asksBreakdown,
+  breakdownCues,
+  figurePair,
+  type DerivedFigure,
+  type CandidateTable,
+  type CellMatch,
+  type FigureAsk,
+  type PeriodFacts,
+  type FigurePair,
+} from '../figures/index.ts';
+import type { AnswerChunk, Citation } from '../llm/index.ts';
+import { isStatementTitle } from '../sectionize/index.ts';
+import { labelPath } from '../tables/index.ts';
 
 /** What the answer knows of a passage's document. */
 export interface AnswerDocument {

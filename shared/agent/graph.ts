@@ -1,6 +1,6 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import { ATTR, withSpan } from '../telemetry/tracing.ts';
-import type { AgentAnswer } from './answer.ts';
+import { ATTR, withSpan } from '../telemetry/index.ts';
+import type { AgentAnswer } from '../runs/index.ts';
 import { answerer, memoryUpdater, rerankDiversify, runContextOf, traceOf, validator } from './decide-nodes.ts';
 import type { AgentDeps } from './deps.ts';
 import { candidateSearch, facetPlanner, listener, narrowedSearch, planner, type NodeResult } from './search-nodes.ts';

@@ -6,9 +6,9 @@
  * configured; the written passage is a search key, never shown, quoted or cited. Pure parts here;
  * the model call is a dependency (`AgentDeps.hypothetical`).
  */
-import type { ChatMessage } from '../llm/llm.ts';
-import { analyseQuery, lexicalScores } from '../retrieval/lexical-match.ts';
-import type { HybridHit } from '../store/chunk-index.ts';
+import type { ChatMessage } from '../llm/index.ts';
+import { analyseQuery, lexicalScores } from '../retrieval/index.ts';
+import type { HybridHit } from '../store/index.ts';
 
 /** Candidates whose wording is compared with the question's. */
 const LOOKED_AT = 5;

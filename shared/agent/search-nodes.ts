@@ -1,6 +1,5 @@
 import { keywordSearchText, layeredDocWeights, mergeFacetWeights, routeQuery, scoreLayers, type DocumentLayers, type QueryScope } from '../retrieval/index.ts';
-import { and, eq, isIn, temporalClamp, type Filter } from '../store/filter.ts';
-import type { HybridHit } from '../store/chunk-index.ts';
+import { and, eq, isIn, temporalClamp, type Filter, type HybridHit } from '../store/index.ts';
 import { BRANCH_FACETS, type AgentDeps, type FacetWeights } from './deps.ts';
 import { FAR_COVERAGE, fuseHits, wordingCoverage } from './hyde.ts';
 import type { AgentStateType, AgentUpdate } from './state.ts';

@@ -1,10 +1,8 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Filter } from '../store/filter.ts';
-import type { HybridHit } from '../store/vector-store.ts';
-import type { Citation } from './answer.ts';
-import type { DocumentLayers } from '../retrieval/document-layer.ts';
+import type { Filter, HybridHit } from '../store/index.ts';
+import type { Citation, TraceStep } from '../runs/index.ts';
+import type { DocumentLayers } from '../retrieval/index.ts';
 import type { FacetWeights, QueryPlan, QueryScope, RankedCandidate, UnderstoodQuery } from './deps.ts';
-import type { TraceStep } from './trace.ts';
 
 export type ValidatorAction = 'DRILLDOWN' | 'RELAX' | 'PIVOT';
 

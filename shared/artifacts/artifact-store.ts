@@ -1,5 +1,13 @@
-import { artifactSchema, isArtifactName, type ArtifactJson, type ArtifactName, type BytesArtifactName, type JsonArtifactName } from '../domain/artifacts.ts';
-import { DocId, Version } from '../domain/ids.ts';
+import {
+  artifactSchema,
+  isArtifactName,
+  DocId,
+  Version,
+  type ArtifactJson,
+  type ArtifactName,
+  type BytesArtifactName,
+  type JsonArtifactName,
+} from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 
 /**
@@ -7,7 +15,7 @@ import { PermanentError } from '../errors.ts';
  * table is `ARTIFACTS` in shared/domain/artifacts.ts. Artifacts live under
  * `<doc_id>/<version>/<name>`; job payloads carry only ids, so any stage can be replayed from here.
  */
-export { ARTIFACT_NAMES, ARTIFACTS, type ArtifactJson, type ArtifactName, type BytesArtifactName, type JsonArtifactName } from '../domain/artifacts.ts';
+export { ARTIFACT_NAMES, ARTIFACTS, type ArtifactJson, type ArtifactName, type BytesArtifactName, type JsonArtifactName } from '../domain/index.ts';
 
 /**
  * Where stage outputs are kept between stages (a local directory, or an S3-compatible bucket).

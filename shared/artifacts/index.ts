@@ -1,9 +1,18 @@
-import type { BucketLocation, S3Settings } from '../s3/s3.ts';
+/**
+ * The ArtifactStore port (the files of one document version: source.pdf, extracted.json …
+ * embeddings.bin) and its adapters: a local directory, an S3 bucket, and the in-memory cache in
+ * front of either.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry point: createArtifactStore (the S3 adapter and the AWS SDK are imported on the first read
+ * or write of an S3 store), and the ArtifactStore type.
+ */
+
+import type { BucketLocation, S3Settings } from '../config/index.ts';
 import type { ArtifactStore } from './artifact-store.ts';
 import { withArtifactCache } from './cached-artifact-store.ts';
 import { createLocalArtifactStore } from './local-artifact-store.ts';
 
-export * from './artifact-store.ts';
+export type { ArtifactJson, ArtifactStore } from './artifact-store.ts';
 
 /**
  * Artifact bytes a process keeps in memory (see withArtifactCache): a small document's artifacts
@@ -20,7 +29,7 @@ export const ARTIFACT_CACHE_BYTES = 16 * 1024 * 1024;
 function lazyS3ArtifactStore(location: BucketLocation, s3: S3Settings): ArtifactStore {
   let store: Promise<ArtifactStore> | null = null;
   const open = () =>
-    (store ??= Promise.all([import('../s3/s3.ts'), import('./s3-artifact-store.ts')]).then(([{ createS3Client }, { createS3ArtifactStore }]) =>
+    (store ??= Promise.all([import('../s3/index.ts'), import('./s3-artifact-store.ts')]).then(([{ createS3Client }, { createS3ArtifactStore }]) =>
       createS3ArtifactStore({ client: createS3Client(s3), location }),
     ));
   return {

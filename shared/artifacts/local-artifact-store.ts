@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DocId, Version } from '../domain/ids.ts';
+import { DocId, Version } from '../domain/index.ts';
 import { artifactMissing, checkArtifactRef, parseArtifactJson, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
 
 function isNotFound(err: unknown): boolean {

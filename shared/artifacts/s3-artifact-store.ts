@@ -1,6 +1,7 @@
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { DocId, Version } from '../domain/ids.ts';
-import { classifyS3Error, isNotFound, type BucketLocation } from '../s3/s3.ts';
+import { DocId, Version } from '../domain/index.ts';
+import type { BucketLocation } from '../config/index.ts';
+import { classifyS3Error, isNotFound } from '../s3/index.ts';
 import { artifactMissing, checkArtifactRef, parseArtifactJson, type ArtifactName, type ArtifactStore } from './artifact-store.ts';
 
 /** Keys per DeleteObjects request (the S3 maximum). */

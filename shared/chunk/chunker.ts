@@ -2,9 +2,17 @@
  * Sections → chunks: plan (single / merged / split), pack split sections, then number the
  * chunks and give them content-addressed ids.
  */
-import { chunkIdFor, normaliseBody } from '../domain/ids.ts';
-import { PATH_SEPARATOR, sectionPathString, type LineSpan, type Section } from '../domain/section.ts';
-import type { Chunk } from '../domain/chunk.ts';
+import {
+  chunkIdFor,
+  normaliseBody,
+  PATH_SEPARATOR,
+  sectionPathString,
+  type LineSpan,
+  type Section,
+  type Chunk,
+  type DocTable,
+  type PlacedTable,
+} from '../domain/index.ts';
 import { mergedBody, normaliseHeadingFallback, planGroups, type PreparedSection, type SectionGroup } from './merge.ts';
 import { packUnits } from './pack.ts';
 import type { ChunkPolicy } from './policy.ts';
@@ -12,7 +20,6 @@ import { countWithin, type TokenCounter } from './tokenizer.ts';
 import { pageAt, separatorBetween, unitsOf, type Unit } from './units.ts';
 import { linePages, pagesOf, spansIn } from './line-pages.ts';
 import { inReadingOrder, tablesDrafts } from './table-drafts.ts';
-import type { DocTable, PlacedTable } from '../domain/table.ts';
 
 /** A chunk before numbering and ids. */
 export interface ChunkDraft {

@@ -1,5 +1,5 @@
 /** Coverage of a document's printed lines by its chunks (see shared/domain/coverage.ts). */
-import type { Coverage, LineInventory } from '../domain/coverage.ts';
+import type { Coverage, LineInventory } from '../domain/index.ts';
 
 /** Coverage of `inventory` by chunks holding `chunkLines` (each chunk's line indices). */
 export function coverageOf(inventory: LineInventory, chunkLines: readonly (readonly number[])[]): Coverage {

@@ -1,5 +1,5 @@
 /** A chunk's printed lines and pages, from its section's line spans (see LineSpan). */
-import type { LineSpan } from '../domain/section.ts';
+import type { LineSpan } from '../domain/index.ts';
 
 /** The spans holding any character of `[start, end)` of the section's text, in order. */
 export function spansIn(spans: readonly LineSpan[], start: number, end: number): LineSpan[] {

@@ -3,7 +3,7 @@
  * siblings. Merging never crosses a parent: a chunk spanning two chapters would carry a
  * breadcrumb that is wrong for half of it.
  */
-import type { Section } from '../domain/section.ts';
+import type { Section } from '../domain/index.ts';
 import type { ChunkPolicy } from './policy.ts';
 
 /** A section with its cleaned text and token counts, ready for planning. */

@@ -5,10 +5,8 @@
  * caption and header (rows without their column names are unreadable) and carrying only its
  * rows as data. Each chunk's spans map every Markdown row to the printed line it came from.
  */
-import { sectionPathString, type LineSpan, type Section } from '../domain/section.ts';
-import type { DocTable, PlacedTable } from '../domain/table.ts';
-import { factsByRow } from '../tables/facts.ts';
-import { renderTable, rowLine } from '../tables/markdown.ts';
+import { sectionPathString, type LineSpan, type Section, type DocTable, type PlacedTable } from '../domain/index.ts';
+import { factsByRow, renderTable, rowLine } from '../tables/index.ts';
 import { pagesOf } from './line-pages.ts';
 import type { ChunkPolicy } from './policy.ts';
 import type { TokenCounter } from './tokenizer.ts';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PermanentError } from '../errors.ts';
-import { WEEK_MS } from '../memory/chunk-stats.ts';
-import { parseBucketUrl, type BucketLocation, type S3Settings } from '../s3/bucket-url.ts';
+import { WEEK_MS } from '../memory/index.ts';
+import { parseBucketUrl, type BucketLocation, type S3Settings } from './bucket-url.ts';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z

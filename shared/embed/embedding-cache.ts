@@ -1,4 +1,4 @@
-import { sha256Hex } from '../domain/ids.ts';
+import { sha256Hex } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 import { createLru } from '../lru.ts';
 

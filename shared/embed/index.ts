@@ -1,3 +1,11 @@
+/**
+ * The Embedder port and its adapters (the weightless hash embedder; any OpenAI-compatible
+ * /embeddings endpoint, whose module and the openai package are imported on the first call), the
+ * embedding cache (in memory, in Redis), embedding with the cache, the embeddings.bin format.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: createEmbedder, createRedisEmbeddingCache, embedWithCache, pack/unpackVectors.
+ */
+
 import { PermanentError } from '../errors.ts';
 import type { Embedder } from './embedder.ts';
 import { createHashEmbedder } from './hash-embedder.ts';
@@ -99,3 +107,6 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
     }
   }
 }
+
+export { createRedisEmbeddingCache } from './redis-cache.ts';
+export { packVectors, unpackVectors } from './vector-file.ts';

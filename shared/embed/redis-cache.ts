@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { embeddingCacheKey } from '../redis/keys.ts';
+import { embeddingCacheKey } from '../redis/index.ts';
 import type { EmbeddingCache } from './embedding-cache.ts';
 
 /** Cached vectors live 30 days: long enough for re-ingests, short enough to age out old models. */

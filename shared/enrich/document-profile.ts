@@ -7,7 +7,7 @@
  *
  * Pure functions over extracted lines; nothing here knows a company or a ticker in advance.
  */
-import type { DocumentMeta, DocumentOrganisation, DocumentPeriod, DocumentProfile } from '../domain/document.ts';
+import type { DocumentMeta, DocumentOrganisation, DocumentPeriod, DocumentProfile } from '../domain/index.ts';
 import { parseDate } from './dates.ts';
 import { fiscalYearLabel, fiscalYearOfQuarter, quarterFromSpans, titlePeriod } from './profile-period.ts';
 import { ORG_SUFFIX, findCoverBrand, findReleaseIssuer, organisationAliases, organisationOf, repairLetterSpacing, wordVocabulary } from './organisation-names.ts';

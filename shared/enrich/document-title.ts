@@ -4,7 +4,7 @@
  * Document"), which reads as noise in a list of twenty look-alike documents, while the document's
  * profile knows who filed what for which period. Pure functions; nothing here knows a company.
  */
-import type { DocumentProfile } from '../domain/document.ts';
+import type { DocumentProfile } from '../domain/index.ts';
 import { isReportForm } from './document-profile.ts';
 
 // Words that name no document on their own: what is left of "04.01.2023 10Q Document" or "scan_0012 final".

@@ -2,7 +2,7 @@
  * The Document record: what the person said (meta) first, then what the text says, then
  * defaults — never the clock.
  */
-import type { DocumentRecord, SourceRecord } from '../domain/document.ts';
+import type { DocumentRecord, SourceRecord } from '../domain/index.ts';
 import { findValidityDates } from './dates.ts';
 import { buildDocumentProfile, profileEntities } from './document-profile.ts';
 import { reportTitle } from './document-title.ts';

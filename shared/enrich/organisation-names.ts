@@ -8,7 +8,7 @@
  * Pure functions over extracted text; nothing here knows a company, brand or ticker in advance:
  * every name comes from the document itself.
  */
-import type { DocumentOrganisation } from '../domain/document.ts';
+import type { DocumentOrganisation } from '../domain/index.ts';
 
 /** Legal-form suffixes that end an organisation's name ("Apple Inc.", "INTEL CORPORATION", "3M Company"). */
 export const ORG_SUFFIX = /(?:,?\s+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|llc|l\.l\.c|plc|n\.v|s\.a|ag|se|gmbh|holdings|group|bancorp)\.?)+$/i;

@@ -1,5 +1,5 @@
-import { splitSentences } from '../chunk/sentences.ts';
-import { FACET_VALUE_MAX_CHARS, type FacetName } from '../store/facet-values.ts';
+import { splitSentences } from '../chunk/index.ts';
+import { FACET_VALUE_MAX_CHARS, type FacetName } from '../store/index.ts';
 import { UNINFORMATIVE_VALUES } from './facet-glossary.ts';
 
 /*

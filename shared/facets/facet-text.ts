@@ -1,5 +1,5 @@
-import { hasHangul, spacingVariants } from '../enrich/korean.ts';
-import type { FacetName } from '../store/facet-values.ts';
+import { hasHangul, spacingVariants } from '../enrich/index.ts';
+import type { FacetName } from '../store/index.ts';
 import { DOC_TYPES, JURISDICTIONS, LANGUAGES, SECTION_CONCEPTS, type SectionConcept } from './facet-glossary.ts';
 
 /** What gets embedded for one facet value, and the parts it was made of. */

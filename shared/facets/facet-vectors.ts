@@ -1,7 +1,6 @@
-import type { Embedder } from '../embed/embedder.ts';
+import type { Embedder } from '../embed/index.ts';
 import { PermanentError } from '../errors.ts';
-import { isIn } from '../store/filter.ts';
-import type { FacetName, FacetValueVector, VectorStore } from '../store/vector-store.ts';
+import { isIn, type FacetName, type FacetValueVector, type VectorStore } from '../store/index.ts';
 import { createFacetSampleCollector, type FacetSamplingOptions } from './facet-sampling.ts';
 import type { FacetValueText } from './facet-text.ts';
 import { facetWeights, type FacetWeightOptions, type FacetWeights } from './facet-weights.ts';

@@ -1,5 +1,5 @@
 import { PermanentError } from '../errors.ts';
-import { FACET_NAMES, type FacetName, type FacetValueVector } from '../store/facet-values.ts';
+import { FACET_NAMES, type FacetName, type FacetValueVector } from '../store/index.ts';
 import { cosine } from '../vector-math.ts';
 
 /** Per facet, per value, a weight in [0, 1]; every facet is present, possibly empty. */

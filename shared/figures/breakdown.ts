@@ -4,10 +4,10 @@
  * statement or a segment note prints: "Online stores … Physical stores … Total net sales"). The
  * sum is the proof the rows are its parts; a run that does not add up is no breakdown. Pure.
  */
-import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { labelScore, MIN_LABEL_SCORE, namedRow, type CandidateTable, type FigureAsk } from './cell-match.ts';
 import { periodFacts, periodFit } from './periods.ts';
-import { isStatementTitle } from '../sectionize/statement-headings.ts';
+import { isStatementTitle } from '../sectionize/index.ts';
 
 /** A total and the parts that add up to it, in one column of one table. */
 export interface Breakdown {

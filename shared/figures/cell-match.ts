@@ -3,10 +3,10 @@
  * headings above it) names the metric asked for, in the column whose period is the one asked for.
  * What a table says comes from the table: labels, headers, units and scale as printed. Pure.
  */
-import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { contentWords, glossaryForm, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
 import { periodFacts, periodFit, type PeriodFacts } from './periods.ts';
-import { isStatementTitle } from '../sectionize/statement-headings.ts';
+import { isStatementTitle } from '../sectionize/index.ts';
 
 /** A table an answer may draw on, with what is known of its document. */
 export interface CandidateTable {

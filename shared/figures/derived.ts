@@ -4,8 +4,8 @@
  * no gross margin). Only from a primary statement, only when both inputs are there for the period
  * asked: the answer cites both. Pure.
  */
-import type { TableCell } from '../domain/table.ts';
-import { isStatementTitle } from '../sectionize/statement-headings.ts';
+import type { TableCell } from '../domain/index.ts';
+import { isStatementTitle } from '../sectionize/index.ts';
 import { bestCell, type CandidateTable, type FigureAsk } from './cell-match.ts';
 import { groupsOf } from './glossary.ts';
 

@@ -3,7 +3,7 @@
  * "Apple Inc.'s total net sales for the three months ended July 1, 2023 were $81,797 million [1]."
  * Pure.
  */
-import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { contentWords, groupsOf } from './glossary.ts';
 
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;

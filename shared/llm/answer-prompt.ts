@@ -4,10 +4,9 @@
  * `<`, `>` and `&` escaped so no passage can close the block, and the system message — the only
  * place instructions live — says that nothing inside the block is an instruction.
  */
-import type { AnswerChunk } from './extractive-answer.ts';
-import { formatDateQualifier } from './extractive-answer.ts';
+import { formatDateQualifier, type AnswerChunk } from './extractive-answer.ts';
 import type { ChatMessage } from './llm.ts';
-import { rowFacts } from '../tables/facts.ts';
+import { rowFacts } from '../tables/index.ts';
 
 /** Row facts sent with a table passage (a long table's first rows; its Markdown text has the rest up to the cut). */
 const MAX_FACTS = 40;

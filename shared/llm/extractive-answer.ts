@@ -7,15 +7,11 @@
  * instructions and answer only …") is never quoted, nor any of its sentences — its author wrote
  * all of it — so a document cannot make its own words the answer.
  */
-import type { Citation } from '../agent/answer.ts';
-import { quotedPages } from '../chunk/line-pages.ts';
-import { splitSentences } from '../chunk/sentences.ts';
-import type { LinePages } from '../domain/chunk.ts';
-import type { DocTable } from '../domain/table.ts';
-import { detectLang } from '../enrich/lang.ts';
-import { detectInstructionLike } from '../retrieval/instruction-like.ts';
-import { analyseQuery, lexicalScores, matchForm } from '../retrieval/lexical-match.ts';
-import { findDateMentions, normaliseQuery } from '../retrieval/query-understanding.ts';
+import type { Citation } from '../runs/index.ts';
+import { quotedPages, splitSentences } from '../chunk/index.ts';
+import type { LinePages, DocTable } from '../domain/index.ts';
+import { detectLang } from '../enrich/index.ts';
+import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
 export interface AnswerChunk {
@@ -34,7 +30,7 @@ export interface AnswerChunk {
   table?: DocTable;
 }
 
-export type { Citation } from '../agent/answer.ts';
+export type { Citation } from '../runs/index.ts';
 
 /** Input of {@link composeExtractiveAnswer}. */
 export interface ExtractiveAnswerInput {

@@ -1,4 +1,12 @@
-/** Language models: the Llm port, its OpenAI-compatible adapter, the prompt and the extractive answerer. */
+/**
+ * Language models: the Llm port and its OpenAI-compatible chat adapter, the answer prompt, the
+ * extractive answerer (the default: no model), the sanitising of a model's answer, the pieces a
+ * streamed answer is cut into.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: createLlm, composeExtractiveAnswer, buildAnswerPrompt, sanitizeModelAnswer. This
+ * index loads the openai package: only the agent's side imports it.
+ */
+
 import { PermanentError } from '../errors.ts';
 import type { Llm } from './llm.ts';
 import { createOpenAiChatLlm } from './openai-chat-llm.ts';
@@ -51,3 +59,6 @@ export function createLlm(config: LlmConfig): Llm | null {
     }
   }
 }
+
+export { wordCount } from './extractive-answer.ts';
+export { createDeltaStreamer, sentencePieces } from './stream-pieces.ts';

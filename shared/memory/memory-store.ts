@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { PermanentError } from '../errors.ts';
-import { memoryKeys } from '../redis/keys.ts';
+import { memoryKeys } from '../redis/index.ts';
 import {
   DEFAULT_PRUNE_IDLE_MS,
   memoryFeatures,

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
-import type { ExtractedDocument } from '../domain/extracted.ts';
+import type { ExtractedDocument } from '../domain/index.ts';
 import { normaliseText } from './text-normalise.ts';
 
 const OFFICE_PREFIX = /^microsoft\s+(?:office\s+)?(?:word|powerpoint|excel)\s*-\s*/i;

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
-import type { ExtractedDocument, Page } from '../domain/extracted.ts';
+import type { ExtractedDocument, Page } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 import { readInfo } from './document-info.ts';
 import type { ExtractHooks, ExtractInput, ExtractLimits } from './limits.ts';

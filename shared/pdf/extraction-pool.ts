@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import type { ExtractedDocument } from '../domain/extracted.ts';
+import type { ExtractedDocument } from '../domain/index.ts';
 import { PermanentError, RetryableError } from '../errors.ts';
 import { childEntryPath, childEnv, childExecArgv } from './child-bootstrap.ts';
 import { extractDeadlineMs } from './extract-deadline.ts';

@@ -1,4 +1,4 @@
-import type { TextLine } from '../domain/extracted.ts';
+import type { TextLine } from '../domain/index.ts';
 import { splitAroundInserts } from './inserted-runs.ts';
 import { lineCells } from './line-cells.ts';
 import { normaliseText } from './text-normalise.ts';

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
-import type { OutlineEntry } from '../domain/extracted.ts';
+import type { OutlineEntry } from '../domain/index.ts';
 import { normaliseText } from './text-normalise.ts';
 
 /** Bounds on what a hostile outline can cost. */

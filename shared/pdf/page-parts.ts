@@ -1,4 +1,4 @@
-import type { ExtractedDocument, Page } from '../domain/extracted.ts';
+import type { ExtractedDocument, Page } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 import { finishPages } from './extract-document.ts';
 import type { ExtractCallOptions, PdfExtractor } from './pdf-extractor.ts';

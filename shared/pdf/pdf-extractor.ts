@@ -1,4 +1,4 @@
-import type { ExtractedDocument } from '../domain/extracted.ts';
+import type { ExtractedDocument } from '../domain/index.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 
 /** Per-call options of `PdfExtractor.extract`. */

@@ -1,4 +1,4 @@
-import type { Page } from '../domain/extracted.ts';
+import type { Page } from '../domain/index.ts';
 
 /** When a repeated line counts as a running header, footer or margin note. */
 export interface RunningLineOptions {

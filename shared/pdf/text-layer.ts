@@ -1,6 +1,6 @@
 import { getResolvedPDFJS } from 'unpdf';
 import type { PDFDocumentProxy } from 'unpdf/pdfjs';
-import type { Page } from '../domain/extracted.ts';
+import type { Page } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 
 /** What counts as "no text layer". */

@@ -1,4 +1,4 @@
-import type { TextLine } from '../domain/extracted.ts';
+import type { TextLine } from '../domain/index.ts';
 
 // Soft hyphen, zero-width space, word joiner, BOM/ZWNBSP and C0/C1 controls: invisible in print,
 // harmful to search. ZWJ/ZWNJ stay: they carry meaning in emoji, Persian and Indic scripts.

@@ -1,4 +1,4 @@
-import type { Page } from '../domain/extracted.ts';
+import type { Page } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 
 /** What counts as a garbled (mojibake) text layer. */

@@ -1,6 +1,5 @@
-import type { ErrorCode } from '../errors.ts';
-import { PermanentError, RetryableError, isQuarryError } from '../errors.ts';
-import type { ExtractedDocument } from '../domain/extracted.ts';
+import { PermanentError, RetryableError, isQuarryError, type ErrorCode } from '../errors.ts';
+import type { ExtractedDocument } from '../domain/index.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 
 /** What an extraction child receives (bytes arrive as a structured-clone copy over IPC). */

@@ -1,4 +1,4 @@
-import type { Logger } from '../telemetry/logger.ts';
+import type { Logger } from '../telemetry/index.ts';
 
 /** Whether a named connection was last seen working. */
 export type ConnectionState = 'up' | 'down';

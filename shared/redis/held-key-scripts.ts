@@ -4,16 +4,13 @@
  * Only the holder may extend or release it: a holder that lost the key (it expired and another
  * took it) must not touch the new holder's.
  */
-import { defineLuaScript } from './lua.ts';
+import { defineLuaScript, luaSource } from './lua.ts';
 
 /** Extends the key's TTL (ms) if `token` still holds it. True when extended. */
 export const RENEW_IF_HELD = defineLuaScript<[key: string], [token: string, ttlMs: number], boolean>({
   name: 'renew-if-held',
   keys: 1,
-  source: `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-`,
+  source: luaSource(new URL('./renew-if-held.lua', import.meta.url)),
   reply: (raw) => Number(raw) === 1,
 });
 
@@ -21,9 +18,6 @@ return 0
 export const RELEASE_IF_HELD = defineLuaScript<[key: string], [token: string], boolean>({
   name: 'release-if-held',
   keys: 1,
-  source: `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`,
+  source: luaSource(new URL('./release-if-held.lua', import.meta.url)),
   reply: (raw) => Number(raw) === 1,
 });

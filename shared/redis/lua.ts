@@ -1,10 +1,13 @@
 /**
- * The one way Quarry runs a Lua script in Redis. A script is defined once, next to the module
- * that owns it (`*-scripts.ts`), with its name, source, number of KEYS and a typed reply; `run`
- * sends EVALSHA and, when Redis does not know the script (NOSCRIPT: first use, or after a restart
- * or SCRIPT FLUSH emptied its cache), EVAL, which also caches it again. Arguments may be binary.
+ * The one way Quarry runs a Lua script in Redis. A script's source is a `.lua` file beside the
+ * module that owns it, read by {@link luaSource}; the script is defined once, in the owner's
+ * `*-scripts.ts`, with its name, source, number of KEYS and a typed reply; `run` sends EVALSHA
+ * and, when Redis does not know the script (NOSCRIPT: first use, or after a restart or SCRIPT
+ * FLUSH emptied its cache), EVAL, which also caches it again. Arguments may be binary.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
 /** One ARGV value: numbers are sent as their decimal text, Buffers byte for byte. */
@@ -39,6 +42,25 @@ export interface LuaScript<Keys extends readonly string[], Args extends readonly
    * @throws Error when Redis reports another sha1 than the one computed here.
    */
   load(redis: Redis): Promise<void>;
+}
+
+/**
+ * The source of a script from its `.lua` file(s), read when the owner's module loads and joined in
+ * order (shared helpers first): `luaSource(new URL('./renew-if-held.lua', import.meta.url))`. The
+ * URL holds from the sources and from dist/, where `npm run build` copies every `.lua` file at the
+ * same path (infra/copy-assets.mjs).
+ * @throws Error naming the file when one is missing (a build that did not copy it).
+ */
+export function luaSource(...files: URL[]): string {
+  return files
+    .map((file) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new Error(`lua script file ${fileURLToPath(file)} is missing (the build copies .lua files: npm run build)`, { cause: err });
+      }
+    })
+    .join('');
 }
 
 /** True for the error Redis answers EVALSHA with when the script is not in its cache. */

@@ -5,8 +5,8 @@
  * when the question names an organisation or a period some documents match, the set of documents
  * a narrowed branch searches. Pure: the directory of documents is passed in.
  */
-import type { DocumentProfile } from '../domain/document.ts';
-import { bareName } from '../enrich/organisation-names.ts';
+import type { DocumentProfile } from '../domain/index.ts';
+import { bareName } from '../enrich/index.ts';
 import { mentionsAlias } from './organisation-match.ts';
 import { PERIODLESS_WEIGHT, completeFiscalPeriods, hasPeriod, isQuarterly, organisationKey, periodMatchWeight } from './period-match.ts';
 import { COMPARING, LATEST, findQueryForm, findQueryPeriods, formsMatch, type QueryPeriod } from './query-periods.ts';

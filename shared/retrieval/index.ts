@@ -1,4 +1,13 @@
-/** Retrieval: listener, planner, rerankers, priors, MMR and the ranking that composes them. */
+/**
+ * Retrieval: query understanding and its dates, the planner and the hybrid weight, routing to
+ * documents (and the document directory it reads), the rerankers (lexical; HTTP cross-encoder with
+ * a lexical fallback), MMR, facet and memory priors, instruction-like text, the ranking that
+ * composes them.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: understandQuery, planQuery, createReranker, rankCandidates, routedHybrid,
+ * createDocumentDirectory.
+ */
+
 import { PermanentError } from '../errors.ts';
 import { createHttpReranker, type RerankShape } from './http-reranker.ts';
 import { createLexicalReranker } from './lexical-reranker.ts';
@@ -129,3 +138,6 @@ export function createReranker(config: RerankerConfig, onFallback?: (err: unknow
 }
 
 export { scaledAlphas } from './alpha.ts';
+
+export { createDocumentDirectory } from './document-directory.ts';
+export { broadEvidenceDocs } from './routed-search.ts';

@@ -5,10 +5,9 @@
  * same query and match the same passages (seed 000 §9.6). Latin words are matched as whole words
  * with a light plural fold ("leaves" = "leave").
  */
-import { isNounLike, stripParticle } from '../enrich/korean.ts';
+import { isNounLike, stripParticle } from '../enrich/index.ts';
 import { createLru } from '../lru.ts';
-import { spellOutLoneGreek } from '../store/keyword-text.ts';
-import { americanSpellingOfText } from '../store/spelling.ts';
+import { spellOutLoneGreek, americanSpellingOfText } from '../store/index.ts';
 import { spaceNonWords } from './word-gaps.ts';
 
 /** One thing a passage may contain: a Latin word stem, a Hangul bigram, or an exact reference. */

@@ -10,9 +10,8 @@
  * Documents whose profile has no period at all compete on their content: a period check never
  * rules them out. Pure.
  */
-import type { DocumentPeriod, DocumentProfile } from '../domain/document.ts';
-import { addDays, addMonths, fiscalYearOfQuarter } from '../enrich/profile-period.ts';
-import { bareName } from '../enrich/organisation-names.ts';
+import type { DocumentPeriod, DocumentProfile } from '../domain/index.ts';
+import { addDays, addMonths, fiscalYearOfQuarter, bareName } from '../enrich/index.ts';
 import type { QueryPeriod } from './query-periods.ts';
 
 /** Weight of a document without any period against a named period: it may be the one. */

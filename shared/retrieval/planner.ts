@@ -3,7 +3,7 @@
  * shape of the question, and first facet hypotheses. No model: the same question always gets the
  * same plan, and every decision names its reason for the trace.
  */
-import { findReferences } from '../enrich/references.ts';
+import { findReferences } from '../enrich/index.ts';
 import { analyseQuery } from './lexical-match.ts';
 import type { FacetWeights } from './priors.ts';
 

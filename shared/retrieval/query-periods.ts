@@ -3,7 +3,7 @@
  * fiscal or not, every year of a span ("FY2017–FY2019", "between FY2022 and FY2023"), a period
  * given by its end ("the fiscal year ended June 30, 2023"), "latest", and forms. Pure.
  */
-import { parseDate } from '../enrich/dates.ts';
+import { parseDate } from '../enrich/index.ts';
 
 /** A period a question names: a year, optionally a quarter, fiscal when it said so. */
 export interface QueryPeriod {

@@ -2,10 +2,8 @@
  * The agent's listener (seed 000 §7): normalise the question, detect its language, find the
  * date it asks about ("as of …", "… 기준") and light entities. Pure: `today` is injected.
  */
-import { IsoDate } from '../domain/document.ts';
-import { isoDate, parseDate } from '../enrich/dates.ts';
-import { extractEntities } from '../enrich/entities.ts';
-import { detectLang } from '../enrich/lang.ts';
+import { IsoDate } from '../domain/index.ts';
+import { isoDate, parseDate, extractEntities, detectLang } from '../enrich/index.ts';
 import { PermanentError } from '../errors.ts';
 
 /** How much of a date the question gave: a day, a month or a year. */

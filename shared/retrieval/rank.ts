@@ -13,7 +13,7 @@
  * then MMR on the chunk embeddings picks `keep` of them with `final` as relevance, and an
  * exploration share keeps room for chunks without memory.
  */
-import type { HybridHit } from '../store/vector-store.ts';
+import type { HybridHit } from '../store/index.ts';
 import { detectInstructionLike, type InstructionLikeResult } from './instruction-like.ts';
 import { DEFAULT_MMR_LAMBDA, mmrSelect, redundancy } from './mmr.ts';
 import { cosine } from '../vector-math.ts';

@@ -1,4 +1,4 @@
-import type { HybridHit } from '../store/vector-store.ts';
+import type { HybridHit } from '../store/index.ts';
 import type { Reranker } from './reranker.ts';
 
 /**

@@ -6,8 +6,7 @@
  * rule out; every other hit follows in its own order. Nothing is filtered out: a question routed
  * wrongly still finds its passage, one place further down.
  */
-import { and, isIn } from '../store/filter.ts';
-import type { HybridHit, HybridQuery, VectorStore } from '../store/vector-store.ts';
+import { and, isIn, type HybridHit, type HybridQuery, type VectorStore } from '../store/index.ts';
 import { coverDocuments } from './document-coverage.ts';
 import { routeQuery, type DirectoryEntry, type QueryScope } from './document-routing.ts';
 

@@ -1,14 +1,13 @@
 /**
- * The one S3 client factory (AWS S3, MinIO, any S3-compatible server), bucket URLs and error
- * classification, shared by the S3 artifact store and the bucket watcher.
+ * The one S3 client factory (AWS S3, MinIO, any S3-compatible server) and error classification,
+ * shared by the S3 artifact store and the bucket watcher.
  */
 import { S3Client } from '@aws-sdk/client-s3';
-import type { S3Settings } from './bucket-url.ts';
+import type { S3Settings } from '../config/index.ts';
 import { PermanentError, RetryableError, isQuarryError } from '../errors.ts';
 
-// Settings, bucket URLs and their parsing live in bucket-url.ts, free of the AWS SDK, so that
-// loading config does not load the SDK; re-exported here for the SDK's users.
-export { parseBucketUrl, type BucketLocation, type S3Settings } from './bucket-url.ts';
+// Settings, bucket URLs and their parsing live in shared/config/bucket-url.ts, free of the AWS
+// SDK, so that loading config does not load the SDK.
 
 export function createS3Client(s: S3Settings): S3Client {
   return new S3Client({

@@ -1,4 +1,4 @@
-import type { LineSpan } from '../domain/section.ts';
+import type { LineSpan } from '../domain/index.ts';
 import type { FlatLine } from './flat-lines.ts';
 
 // A line that starts an item of its own: ① 항, "1." 호, "가." 목, bullets, a checklist's "1.1 Analyze …",

@@ -1,4 +1,4 @@
-import type { LineSpan, Section } from '../domain/section.ts';
+import type { LineSpan, Section } from '../domain/index.ts';
 import { joinBody } from './body-text.ts';
 import type { FlatLine, LineStats } from './flat-lines.ts';
 import type { Heading } from './heading.ts';

@@ -3,7 +3,7 @@
  * cover"): its lines become sections of their own, titled by the TOC's printed title or
  * "Contents", in reading order among the others — never dropped, never headings.
  */
-import type { LineSpan, Section } from '../domain/section.ts';
+import type { LineSpan, Section } from '../domain/index.ts';
 import { joinBody } from './body-text.ts';
 import type { FlatLine, LineStats } from './flat-lines.ts';
 import { TOC_TITLE } from './toc.ts';

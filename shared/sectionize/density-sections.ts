@@ -1,4 +1,4 @@
-import type { Section } from '../domain/section.ts';
+import type { Section } from '../domain/index.ts';
 import { joinBody, separator } from './body-text.ts';
 import type { FlatLine, LineStats } from './flat-lines.ts';
 

@@ -1,5 +1,4 @@
-import type { LineInventory } from '../domain/coverage.ts';
-import type { ExtractedDocument, TextLine } from '../domain/extracted.ts';
+import type { LineInventory, ExtractedDocument, TextLine } from '../domain/index.ts';
 
 /** One line of the document in reading order, with what the sectionizer needs to judge it. */
 export interface FlatLine {

@@ -1,4 +1,4 @@
-import type { Section } from '../domain/section.ts';
+import type { Section } from '../domain/index.ts';
 
 /** A detected heading, whatever found it. */
 export interface Heading {

@@ -1,4 +1,4 @@
-import type { OutlineEntry } from '../domain/extracted.ts';
+import type { OutlineEntry } from '../domain/index.ts';
 import type { FlatLine } from './flat-lines.ts';
 import type { Heading } from './heading.ts';
 

@@ -1,5 +1,4 @@
-import type { ExtractedDocument } from '../domain/extracted.ts';
-import type { Section } from '../domain/section.ts';
+import type { ExtractedDocument, Section } from '../domain/index.ts';
 import { buildSections, visibleChars } from './build-sections.ts';
 import { withContents } from './contents-sections.ts';
 import { densitySections } from './density-sections.ts';

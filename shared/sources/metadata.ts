@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { DocumentMeta } from '../domain/document.ts';
+import { DocumentMeta } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 import { readMetadataFile } from './safe-read.ts';
 

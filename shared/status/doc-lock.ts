@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RetryableError } from '../errors.ts';
-import { RELEASE_IF_HELD, RENEW_IF_HELD } from '../redis/held-key-scripts.ts';
-import { docLockKey } from '../redis/keys.ts';
+import { RELEASE_IF_HELD, RENEW_IF_HELD, docLockKey } from '../redis/index.ts';
 
 /**
  * Runs `fn` holding a per-document lock, so the writes of two versions (or a write and a delete)

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Coverage, MIN_COVERAGE } from '../domain/coverage.ts';
-import { DocumentProfile, parseProfile } from '../domain/document.ts';
+import { Coverage, MIN_COVERAGE, DocumentProfile, parseProfile } from '../domain/index.ts';
 
 export const DOC_STATES = ['queued', 'running', 'indexed', 'failed', 'deleting', 'deleted'] as const;
 export type DocState = (typeof DOC_STATES)[number];

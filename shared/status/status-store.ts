@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Coverage } from '../domain/coverage.ts';
-import type { DocumentProfile } from '../domain/document.ts';
-import { statusKeys } from '../redis/keys.ts';
+import type { Coverage, DocumentProfile } from '../domain/index.ts';
+import { statusKeys } from '../redis/index.ts';
 import { parseStatusHash, type DocState, type DocStatus, type StatusWarning } from './doc-status.ts';
 import { MARK_DELETED, MARK_DELETING, REGISTER, UPDATE } from './status-scripts.ts';
 

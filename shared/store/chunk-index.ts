@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnrichedChunk } from '../domain/chunk.ts';
+import { EnrichedChunk } from '../domain/index.ts';
 import type { FacetName } from './facet-values.ts';
 import type { Filter, FilterField } from './filter.ts';
 

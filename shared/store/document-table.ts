@@ -1,4 +1,4 @@
-import type { DocumentRecord } from '../domain/document.ts';
+import type { DocumentRecord } from '../domain/index.ts';
 
 /**
  * The document table: one Document row per `doc_id` (title, facets, validity, provenance,

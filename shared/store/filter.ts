@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDate } from '../domain/document.ts';
+import { IsoDate } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 
 /**

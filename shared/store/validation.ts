@@ -2,7 +2,7 @@
  * Input checks every VectorStore adapter makes before any I/O, so each adapter rejects the same
  * inputs with the same codes (the contract suite holds them to it).
  */
-import { DocumentRecord } from '../domain/document.ts';
+import { DocumentRecord } from '../domain/index.ts';
 import { PermanentError } from '../errors.ts';
 import { FacetName, FacetValueVectorWithoutVector, type FacetValueVector } from './facet-values.ts';
 import { AGGREGATE_FIELDS, StoredChunkWithoutVector, type AggregateField, type ChunkField, type HybridQuery, type StoredChunk } from './chunk-index.ts';

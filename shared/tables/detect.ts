@@ -4,8 +4,8 @@
  * its column headers (possibly several lines), a caption giving units and scale, and its title.
  * Pure: lines in, tables out; nothing here knows a company, a statement or a line item.
  */
-import type { DocTable } from '../domain/table.ts';
-import { looksLikeTitle } from '../sectionize/heading.ts';
+import type { DocTable } from '../domain/index.ts';
+import { looksLikeTitle } from '../sectionize/index.ts';
 import { captionFacts, isCaption, namesScale } from './caption.ts';
 import { clusterColumns, type Column, type PlacedPiece } from './columns.ts';
 import { mergeContinuations } from './continuation.ts';

@@ -4,7 +4,7 @@
  * label path, each column's header and each figure with its currency and scale, all as the table
  * states them; a question naming the row and the period finds the figure without reading a grid.
  */
-import type { DocTable, TableCell, TableRow } from '../domain/table.ts';
+import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { captionFacts, rowScale, type CaptionFacts } from './caption.ts';
 import { parseFigure } from './values.ts';
 

@@ -3,7 +3,7 @@
  * is. Title and caption lines first, then a pipe table whose first column holds the row labels,
  * indented by level (non-breaking spaces, which Markdown keeps), and one column per figure column.
  */
-import type { DocTable, TableRow } from '../domain/table.ts';
+import type { DocTable, TableRow } from '../domain/index.ts';
 
 /** A rendered table and where its parts sit in the text (offsets `[start, end)`). */
 export interface RenderedTable {

@@ -2,7 +2,7 @@
  * A table's rows from its printed lines: the label left of the first column, the figures under
  * the columns, the indentation level of the label and the group headings it sits under.
  */
-import type { TableCell, TableRow } from '../domain/table.ts';
+import type { TableCell, TableRow } from '../domain/index.ts';
 import { assignColumns, type Column } from './columns.ts';
 import type { Piece, ReadLine } from './pieces.ts';
 import { parseFigure } from './values.ts';

@@ -3,8 +3,7 @@
  * printed lines are taken out of that section's text (as a table of contents' lines are kept out
  * of headings), so a figure lives in one chunk, the table's, and never twice.
  */
-import type { LineSpan, Section } from '../domain/section.ts';
-import type { PlacedTable } from '../domain/table.ts';
+import type { LineSpan, Section, PlacedTable } from '../domain/index.ts';
 import { detectTables, type DetectOptions } from './detect.ts';
 import type { SourceLine } from './pieces.ts';
 

@@ -1,5 +1,5 @@
 /** What the table detector hands on, and what it keeps of a table while joining continued ones. */
-import type { DocTable } from '../domain/table.ts';
+import type { DocTable } from '../domain/index.ts';
 
 /** A table found in a document, with the printed lines it holds (see PlacedTable.lines). */
 export interface DetectedTable {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createS3ArtifactStore } from '../../shared/artifacts/s3-artifact-store.ts';
-import { createS3Client, parseBucketUrl } from '../../shared/s3/s3.ts';
+import { parseBucketUrl } from '../../shared/config/bucket-url.ts';
+import { createS3Client } from '../../shared/s3/s3.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3.ts';
 import { runArtifactStoreContract } from './artifact-store.contract.ts';
 

@@ -5,7 +5,7 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createS3Client } from '../../shared/s3/s3.ts';
 import { createFolderBucket } from '../../shared/sources/folder-bucket.ts';
-import { createS3Bucket } from '../../shared/sources/s3-bucket.ts';
+import { createS3Bucket } from '../../shared/s3/s3-bucket.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 import { runSourceBucketContract } from './source-bucket.contract.ts';

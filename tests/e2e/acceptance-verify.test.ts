@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySanity } from '../../apps/cli/commands/verify.ts';
-import { sanityExitCode } from '../../shared/agent/sanity.ts';
+import { sanityExitCode } from '../../shared/store/sanity.ts';
 import { exampleDocId, startAcceptanceCorpus, type AcceptanceCorpus } from '../helpers/acceptance.ts';
 import { REDIS_AVAILABLE } from '../helpers/redis.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../../shared/s3/s3.ts';
+import type { S3Settings } from '../../shared/config/bucket-url.ts';
 
 export interface TestS3 {
   settings: S3Settings;

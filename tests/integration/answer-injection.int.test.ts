@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
 import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
-import type { Trace } from '../../shared/agent/trace.ts';
+import type { Trace } from '../../shared/runs/trace.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createAgentDeps } from '../../workers/agent/agent-deps.ts';

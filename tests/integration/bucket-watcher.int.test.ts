@@ -11,7 +11,7 @@ import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from '../../apps/cli/service.ts';
 import { createBucketSource } from '../../core/sources/bucket-sync.ts';
-import { createS3Bucket } from '../../shared/sources/s3-bucket.ts';
+import { createS3Bucket } from '../../shared/s3/s3-bucket.ts';
 import { objectKeyProblem } from '../../shared/sources/object-keys.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { eq } from '../../shared/store/filter.ts';

@@ -6,7 +6,7 @@
  * the compiled files resolve packages the way dist/ does.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,8 +23,9 @@ describe('compiled build', () => {
   beforeAll(async () => {
     mkdirSync(cacheDir, { recursive: true });
     out = mkdtempSync(path.join(cacheDir, 'quarry-build-test-'));
-    // The same command as `npm run build`, with the output folder moved.
+    // The same commands as `npm run build`, with the output folder moved.
     await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], { cwd: root, timeout: 90_000 });
+    await run(process.execPath, [path.join(root, 'infra/copy-assets.mjs'), out], { cwd: root, timeout: 30_000 });
   }, 120_000);
 
   afterAll(() => {
@@ -36,6 +37,19 @@ describe('compiled build', () => {
     expect(existsSync(path.join(out, 'shared/pdf/extract-child-entry.js'))).toBe(true);
     // No TypeScript left to compile at run time.
     expect(existsSync(path.join(out, 'apps/cli/bin.ts'))).toBe(false);
+  });
+
+  it('copies each .lua script beside its compiled module, which reads it there', async () => {
+    expect(existsSync(path.join(out, 'shared/status/status-register.lua'))).toBe(true);
+    const script = `
+      const { REGISTER } = await import(${JSON.stringify(pathToFileURL(path.join(out, 'shared/status/status-scripts.js')).href)});
+      const { DECAY_BATCH } = await import(${JSON.stringify(pathToFileURL(path.join(out, 'shared/memory/memory-scripts.js')).href)});
+      console.log(JSON.stringify([REGISTER.source, DECAY_BATCH.source]));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, timeout: 30_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    const [register, decay] = JSON.parse(stdout.trim()) as [string, string];
+    expect(register).toBe(readFileSync(path.join(root, 'shared/status/status-register.lua'), 'utf8'));
+    // The memory scripts are their helpers, then their own file.
+    expect(decay.startsWith(readFileSync(path.join(root, 'shared/memory/memory-helpers.lua'), 'utf8'))).toBe(true);
   });
 
   it('the compiled CLI answers --help with plain node', async () => {

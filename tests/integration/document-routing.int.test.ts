@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../apps/cli/service.ts';
 import { NOT_IN_INDEX } from '../../shared/agent/compose-answer.ts';
 import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
-import type { Trace } from '../../shared/agent/trace.ts';
+import type { Trace } from '../../shared/runs/trace.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createAgentDeps } from '../../workers/agent/agent-deps.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayDeps } from '../../apps/gateway/gateway-deps.ts';
 import { buildGateway } from '../../apps/gateway/server.ts';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
-import type { AgentAnswer } from '../../shared/agent/answer.ts';
+import type { AgentAnswer } from '../../shared/runs/answer.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { createPorts } from '../../workers/compose.ts';

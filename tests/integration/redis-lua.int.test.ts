@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as cappedScripts from '../../shared/agent/capped-scripts.ts';
+import * as cappedScripts from '../../shared/runs/capped-scripts.ts';
 import * as memoryScripts from '../../shared/memory/memory-scripts.ts';
 import * as heldKeyScripts from '../../shared/redis/held-key-scripts.ts';
 import { defineLuaScript } from '../../shared/redis/lua.ts';

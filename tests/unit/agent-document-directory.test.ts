@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDocumentDirectory } from '../../shared/agent/document-directory.ts';
+import { createDocumentDirectory } from '../../shared/retrieval/document-directory.ts';
 import type { DocumentRecord } from '../../shared/domain/document.ts';
 import type { AggregateBucket } from '../../shared/store/vector-store.ts';
 

@@ -3,7 +3,7 @@ import { DEFAULT_KNOBS, type AgentDeps, type RankedCandidate } from '../../share
 import { planQuery, understandQuery } from '../../shared/retrieval/index.ts';
 import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
 import { proposeBranches } from '../../shared/agent/search-nodes.ts';
-import type { Trace } from '../../shared/agent/trace.ts';
+import type { Trace } from '../../shared/runs/trace.ts';
 import { matchesFilter } from '../../shared/store/filter-eval.ts';
 import type { HybridHit } from '../../shared/store/vector-store.ts';
 

@@ -9,7 +9,7 @@ import { createAgentRanking } from '../../shared/agent/agent-ranking.ts';
 import { createAnswerer } from '../../shared/agent/compose-answer.ts';
 import { DEFAULT_KNOBS, type AgentDeps } from '../../shared/agent/deps.ts';
 import { buildAgentGraph, runAgent } from '../../shared/agent/graph.ts';
-import type { Trace } from '../../shared/agent/trace.ts';
+import type { Trace } from '../../shared/runs/trace.ts';
 import { createOpenAiChatLlm } from '../../shared/llm/openai-chat-llm.ts';
 import type { Llm } from '../../shared/llm/llm.ts';
 import { createLexicalReranker, planQuery, understandQuery } from '../../shared/retrieval/index.ts';

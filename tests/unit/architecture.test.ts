@@ -1,7 +1,22 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { appViolations, buildGraph, COMPOSITION_ROOTS, findCycles, layerViolations, listSources, parseImports } from '../helpers/import-graph.ts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  appViolations,
+  buildGraph,
+  COMPOSITION_ROOTS,
+  entryViolations,
+  FACE_ROOTS,
+  faceViolations,
+  featureFolderOf,
+  findCycles,
+  layerViolations,
+  listFeatureFolders,
+  listSources,
+  openingNote,
+  parseImports,
+  staleRoots,
+} from '../helpers/import-graph.ts';
 import { durationAssertions } from '../helpers/timing-asserts.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -14,6 +29,7 @@ describe('dependency rules', () => {
     expect(files.length).toBeGreaterThan(20);
     expect(files).toContain('shared/errors.ts');
     expect(files).toContain('core/schemas.ts');
+    expect(files).toContain('apps/web/src/app.tsx');
   });
 
   it('shared/ and queues/ import nothing from apps/, workers/ or core/; workers/ nothing from apps/; core/ only shared/ and queues/', () => {
@@ -23,12 +39,41 @@ describe('dependency rules', () => {
   it('no app imports another app, but a composition root the app it starts', () => {
     expect(appViolations(graph)).toEqual([]);
     // Each exception names a file that exists and still needs it: a stale one is removed, not kept.
-    for (const r of COMPOSITION_ROOTS) expect(graph.get(r.file)?.some((d) => r.may.test(d)), r.file).toBe(true);
+    expect(staleRoots(graph, COMPOSITION_ROOTS)).toEqual([]);
+  });
+
+  it('faces import only core/, shared/ and their own app, but a face root the workers it runs', () => {
+    expect(faceViolations(graph)).toEqual([]);
+    expect(staleRoots(graph, FACE_ROOTS)).toEqual([]);
+  });
+
+  it('a feature folder is entered only through its index.ts (tests, eval and bench may reach in)', () => {
+    expect(entryViolations(graph)).toEqual([]);
   });
 
   it('has no import cycles (apps, core, workers, queues, shared, eval and bench)', () => {
     const cycles = findCycles(graph).map((c) => c.join(' → '));
     expect(cycles).toEqual([]);
+  });
+});
+
+describe('feature folders', () => {
+  it('each has an index.ts that opens with a note: what it owns, what it may import, its entry points', () => {
+    const folders = listFeatureFolders(root);
+    expect(folders).toContain('shared/store');
+    expect(folders).toContain('apps/web');
+    const without = folders.filter((f) => {
+      const index = path.join(root, f, 'index.ts');
+      return !existsSync(index) || openingNote(readFileSync(index, 'utf8')) === null;
+    });
+    expect(without).toEqual([]);
+  });
+
+  it('reads a note only when the file opens with a block of two lines or more', () => {
+    expect(openingNote('/**\n * Owns the store.\n * Entry point: createVectorStore.\n */\nexport {};\n')).toEqual(['Owns the store.', 'Entry point: createVectorStore.']);
+    expect(openingNote('/** One line. */\nexport {};\n')).toBeNull();
+    expect(openingNote("import { a } from './a.ts';\n/**\n * Late.\n * Note.\n */\n")).toBeNull();
+    expect(openingNote('// a line comment\n// and another\nexport {};\n')).toBeNull();
   });
 });
 
@@ -41,8 +86,29 @@ describe('Redis: one script runner, one keyspace', () => {
     expect(hits(/\.(eval|evalsha|evalsha_ro|eval_ro|defineCommand)\(/, (f) => f === 'shared/redis/lua.ts')).toEqual([]);
   });
 
-  it('Lua source lives only in the *-scripts.ts module of its owner', () => {
-    expect(hits(/redis\.(call|pcall)\(/, (f) => f.endsWith('-scripts.ts'))).toEqual([]);
+  it('Lua source lives only in .lua files', () => {
+    expect(hits(/redis\.(call|pcall)\(/, () => false)).toEqual([]);
+  });
+
+  it('every .lua file is read by luaSource beside it, and every file luaSource names exists', () => {
+    const luaFiles = ['apps', 'core', 'workers', 'queues', 'shared'].flatMap((d) =>
+      readdirSync(path.join(root, d), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.lua'))
+        .map((f) => `${d}/${f.split(path.sep).join('/')}`),
+    );
+    expect(luaFiles).toContain('shared/status/status-register.lua');
+    const named = new Set<string>();
+    const outsideLoader: string[] = [];
+    for (const f of files) {
+      for (const line of readFileSync(path.join(root, f), 'utf8').split('\n')) {
+        const urls = [...line.matchAll(/new URL\('(\.\/[\w.-]+\.lua)', import\.meta\.url\)/g)].map((m) => path.posix.join(path.posix.dirname(f), m[1] ?? ''));
+        if (urls.length && !line.includes('luaSource(')) outsideLoader.push(f);
+        for (const u of urls) named.add(u);
+      }
+    }
+    expect(outsideLoader, 'a .lua file read other than by luaSource').toEqual([]);
+    expect([...named].filter((u) => !luaFiles.includes(u)), 'named but missing').toEqual([]);
+    expect(luaFiles.filter((f) => !named.has(f)), 'never read').toEqual([]);
   });
 
   it('only shared/redis/keys.ts spells a key under the prefix', () => {
@@ -120,6 +186,67 @@ describe('the checker itself', () => {
       ['apps/cli/commands/search.ts', ['apps/gateway/start-gateway.ts']],
     ]);
     expect(appViolations(g, roots)).toEqual(['apps/cli/service.ts → apps/gateway/http-errors.ts', 'apps/cli/commands/search.ts → apps/gateway/start-gateway.ts']);
+  });
+
+  it('reports a face importing queues/ or workers/, but not a face root the workers it may', () => {
+    const roots = [{ file: 'apps/cli/service.ts', may: /^workers\/runtime\/start-workers\.ts$/, why: 'starts workers' }];
+    const g = new Map([
+      ['apps/gateway/routes/query.ts', ['queues/agent.queues.ts', 'core/ask/agent-runs.ts', 'shared/errors.ts', 'apps/gateway/sse.ts']],
+      ['apps/gateway/start-gateway.ts', ['workers/runtime/ports.ts']],
+      ['apps/cli/service.ts', ['workers/runtime/start-workers.ts', 'workers/compose.ts', 'apps/gateway/start-gateway.ts']],
+      ['apps/web/src/api.ts', ['shared/domain/table.ts', 'eval/run.ts']],
+      ['core/search.ts', ['queues/agent.queues.ts']],
+    ]);
+    expect(faceViolations(g, roots)).toEqual([
+      'apps/gateway/routes/query.ts → queues/agent.queues.ts',
+      'apps/gateway/start-gateway.ts → workers/runtime/ports.ts',
+      'apps/cli/service.ts → workers/compose.ts',
+      'apps/web/src/api.ts → eval/run.ts',
+    ]);
+  });
+
+  it('calls a root stale when it imports nothing it is allowed, or is gone', () => {
+    const roots = [
+      { file: 'apps/cli/service.ts', may: /^workers\/runtime\/start-workers\.ts$/, why: 'starts workers' },
+      { file: 'apps/cli/commands/query.ts', may: /^workers\/agent\/agent\.worker\.ts$/, why: 'runs the agent' },
+      { file: 'apps/cli/commands/gone.ts', may: /^workers\//, why: 'was removed' },
+    ];
+    const g = new Map([
+      ['apps/cli/service.ts', ['workers/runtime/start-workers.ts']],
+      ['apps/cli/commands/query.ts', ['core/ask/ask.ts']],
+    ]);
+    expect(staleRoots(g, roots)).toEqual(['apps/cli/commands/query.ts', 'apps/cli/commands/gone.ts']);
+  });
+
+  it('tells the feature folders: direct subfolders of shared/, core/, workers/ and apps/', () => {
+    expect(featureFolderOf('shared/store/filter.ts')).toBe('shared/store');
+    expect(featureFolderOf('shared/store/lancedb/lancedb-store.ts')).toBe('shared/store');
+    expect(featureFolderOf('apps/gateway/routes/query.ts')).toBe('apps/gateway');
+    expect(featureFolderOf('workers/upsert/index.ts')).toBe('workers/upsert');
+    expect(featureFolderOf('shared/errors.ts')).toBeNull();
+    expect(featureFolderOf('core/search.ts')).toBeNull();
+    expect(featureFolderOf('workers/index.ts')).toBeNull();
+    expect(featureFolderOf('queues/agent.queues.ts')).toBeNull();
+  });
+
+  it('reports an import into a feature folder past its index.ts, but not a sibling, a top-level file or a test', () => {
+    const g = new Map([
+      ['core/search.ts', ['shared/store/filter.ts', 'shared/store/index.ts', 'shared/errors.ts']],
+      ['shared/agent/graph.ts', ['shared/agent/state.ts', 'shared/retrieval/index.ts', 'shared/store/lancedb/lancedb-store.ts']],
+      ['shared/store/index.ts', ['shared/store/lancedb/lancedb-store.ts', 'shared/store/vector-store.ts']],
+      ['workers/index.ts', ['workers/chunk/chunk.worker.ts', 'workers/upsert/index.ts']],
+      ['queues/agent.queues.ts', ['shared/runs/answer.ts', 'queues/define-queue.ts']],
+      ['apps/cli/service.ts', ['apps/gateway/start-gateway.ts', 'apps/cli/app.ts']],
+      ['tests/unit/filter.test.ts', ['shared/store/filter.ts']],
+      ['eval/run.ts', ['shared/agent/graph.ts']],
+    ]);
+    expect(entryViolations(g)).toEqual([
+      'core/search.ts → shared/store/filter.ts',
+      'shared/agent/graph.ts → shared/store/lancedb/lancedb-store.ts',
+      'workers/index.ts → workers/chunk/chunk.worker.ts',
+      'queues/agent.queues.ts → shared/runs/answer.ts',
+      'apps/cli/service.ts → apps/gateway/start-gateway.ts',
+    ]);
   });
 
   it('reports core/ importing an app or a worker, and shared/ or queues/ importing core/', () => {

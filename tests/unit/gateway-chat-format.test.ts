@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatCompletionBody, chatChunk, chatCompletion, chatContent, lastUserQuestion, sourcesFootnote } from '../../apps/gateway/chat-format.ts';
-import type { AgentAnswer, Citation } from '../../shared/agent/answer.ts';
+import type { AgentAnswer, Citation } from '../../shared/runs/answer.ts';
 
 const cite = (n: number, pages: [number, number], sectionPath = 'Policy > Leave'): Citation => ({
   n,

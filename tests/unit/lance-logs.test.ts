@@ -3,11 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { quietLanceDbLogs } from '../../shared/store/lancedb/lance-logs.ts';
+import { quietLanceDbLogs } from '../../shared/lance-logs.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
 const TSX = pathToFileURL(path.resolve(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
-const MODULE = pathToFileURL(path.resolve(import.meta.dirname, '../../shared/store/lancedb/lance-logs.ts')).href;
+const MODULE = pathToFileURL(path.resolve(import.meta.dirname, '../../shared/lance-logs.ts')).href;
 const FIRST_IMPORT = pathToFileURL(path.resolve(import.meta.dirname, '../../shared/store/lancedb/quiet-logs-first.ts')).href;
 const tempDir = tempDirs('quarry-lance-logs-');
 

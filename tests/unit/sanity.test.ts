@@ -11,7 +11,7 @@ import {
   type SanityOutcome,
   type SanityProbe,
   type SanityStep,
-} from '../../shared/agent/sanity.ts';
+} from '../../shared/store/sanity.ts';
 import { and, containsAny, eq, temporalClamp } from '../../shared/store/filter.ts';
 
 const V = 'a'.repeat(64);

@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rename, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readBodyCapped } from '../../shared/sources/s3-bucket.ts';
+import { readBodyCapped } from '../../shared/s3/s3-bucket.ts';
 import { readSidecar } from '../../shared/sources/metadata.ts';
 import { readMetadataFile, readSourceFile } from '../../shared/sources/safe-read.ts';
 import { hasPdfHeader, isInside, MAX_METADATA_BYTES, sourceProblem, unreadVersion } from '../../shared/sources/source-checks.ts';

@@ -1,20 +1,22 @@
-import { createAgentRanking } from '../../shared/agent/agent-ranking.ts';
-import { createAnswerer } from '../../shared/agent/compose-answer.ts';
-import { createDocumentDirectory } from '../../shared/agent/document-directory.ts';
-import { DEFAULT_KNOBS, type AgentDeps, type AgentKnobs, type ChunkMemory } from '../../shared/agent/deps.ts';
-import type { RunContext } from '../../shared/agent/run-context.ts';
-import { createRunContextStore } from '../../shared/agent/run-context.ts';
-import { createTraceStore } from '../../shared/agent/trace.ts';
+import {
+  createAgentRanking,
+  createAnswerer,
+  DEFAULT_KNOBS,
+  hypotheticalPrompt,
+  type AgentDeps,
+  type AgentKnobs,
+  type ChunkMemory,
+} from '../../shared/agent/index.ts';
+import { createDocumentDirectory, createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
+import { createRunContextStore, createTraceStore, type RunContext } from '../../shared/runs/index.ts';
 import type { DocumentRecord } from '../../shared/domain/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
 import { createLru } from '../../shared/lru.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
 import { createLlm } from '../../shared/llm/index.ts';
-import { hypotheticalPrompt } from '../../shared/agent/hyde.ts';
-import { createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
-import type { FacetValueVector } from '../../shared/store/facet-values.ts';
+import type { FacetValueVector } from '../../shared/store/index.ts';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import type { AgentPorts } from './agent-ports.ts';
 
 /** Facet-value vectors change only when the facet-rebuild worker runs: read them at most this often. */

@@ -1,4 +1,4 @@
-import type { Ports } from '../runtime/ports.ts';
+import type { Ports } from '../runtime/index.ts';
 
 /**
  * The ports an agent run uses: the store and embedder to search, chunk memory, Redis for run

@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
-import type { AgentGraph } from '../../shared/agent/graph.ts';
-import { createRunEventPublisher } from '../../shared/agent/run-events.ts';
+import type { AgentGraph } from '../../shared/agent/index.ts';
+import { createRunEventPublisher } from '../../shared/runs/index.ts';
 import { describeError, isQuarryError } from '../../shared/errors.ts';
-import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { quarryMetrics } from '../../shared/metrics/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { AGENT_PORTS } from './agent-ports.ts';
 
 // One compiled graph per set of ports (a process has one; tests may have several).
@@ -19,7 +19,7 @@ export const agentWorker = defineStageWorker(agentRunQueue, { needs: AGENT_PORTS
   // LangGraph and the agent's dependencies (retrieval, the LLM client) are imported on the first
   // run, not with the worker registry: every worker process imports the registry, only an agent
   // worker runs the graph.
-  const [{ buildAgentGraph, runAgent }, { createAgentDeps }] = await Promise.all([import('../../shared/agent/graph.ts'), import('./agent-deps.ts')]);
+  const [{ buildAgentGraph, runAgent }, { createAgentDeps }] = await Promise.all([import('../../shared/agent/index.ts'), import('./agent-deps.ts')]);
   let graph = graphs.get(ctx.redis);
   if (!graph) {
     graph = buildAgentGraph(createAgentDeps(ctx, ctx.log));

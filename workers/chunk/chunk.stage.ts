@@ -1,11 +1,5 @@
-import type { Chunk } from '../../shared/domain/chunk.ts';
-import type { LineSpan, Section } from '../../shared/domain/section.ts';
-import { chunkDocument } from '../../shared/chunk/chunker.ts';
-import { coverageOf } from '../../shared/chunk/coverage.ts';
-import type { Coverage, LineInventory } from '../../shared/domain/coverage.ts';
-import type { PlacedTable } from '../../shared/domain/table.ts';
-import { resolvePolicy, type ChunkPolicyTable } from '../../shared/chunk/policy.ts';
-import { createCl100kCounter, type TokenCounter } from '../../shared/chunk/tokenizer.ts';
+import type { Chunk, LineSpan, Section, Coverage, LineInventory, PlacedTable } from '../../shared/domain/index.ts';
+import { chunkDocument, coverageOf, resolvePolicy, createCl100kCounter, type ChunkPolicyTable, type TokenCounter } from '../../shared/chunk/index.ts';
 
 /** Input of the chunk stage: the document's identity, its type (selects the policy) and its sections. */
 export interface ChunkStageInput {

@@ -1,7 +1,6 @@
 import { chunkQueue } from '../../queues/ingest.queues.ts';
-import { DEFAULT_CHUNK_POLICIES } from '../../shared/chunk/policy.ts';
-import { createCl100kCounter } from '../../shared/chunk/tokenizer.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { DEFAULT_CHUNK_POLICIES, createCl100kCounter } from '../../shared/chunk/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { chunkStageWithCoverage } from './chunk.stage.ts';
 
 export const chunkWorker = defineStageWorker(

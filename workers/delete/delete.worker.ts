@@ -1,7 +1,7 @@
 import { requestFacetRebuild } from '../../queues/facets.queues.ts';
 import { deleteQueue } from '../../queues/ingest.queues.ts';
-import { withDocLock } from '../../shared/status/doc-lock.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { withDocLock } from '../../shared/status/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 
 /** Removes a document whose source is gone: its chunks, its Document row and its artifacts. */
 export const deleteWorker = defineStageWorker(deleteQueue, { needs: ['config', 'redis', 'status', 'store', 'artifacts', 'queues'] }, async ({ docId, gen }, ctx) => {

@@ -1,7 +1,5 @@
-import type { EnrichedChunk } from '../../shared/domain/chunk.ts';
-import type { Embedder } from '../../shared/embed/embedder.ts';
-import { assertDimension, embedWithCacheStats } from '../../shared/embed/embed-texts.ts';
-import type { EmbeddingCache } from '../../shared/embed/embedding-cache.ts';
+import type { EnrichedChunk } from '../../shared/domain/index.ts';
+import { assertDimension, embedWithCacheStats, type Embedder, type EmbeddingCache } from '../../shared/embed/index.ts';
 
 /** Ports and settings of the embed stage. */
 export interface EmbedStageDeps {

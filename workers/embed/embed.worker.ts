@@ -1,6 +1,6 @@
 import { embedQueue } from '../../queues/ingest.queues.ts';
-import { packVectors } from '../../shared/embed/vector-file.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { packVectors } from '../../shared/embed/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { embedStage } from './embed.stage.ts';
 
 export const embedWorker = defineStageWorker(embedQueue, { needs: ['config', 'artifacts', 'store', 'embedder', 'embeddingCache'] }, async ({ docId, version }, ctx) => {

@@ -1,9 +1,5 @@
-import type { Chunk, EnrichedChunk } from '../../shared/domain/chunk.ts';
-import type { DocumentRecord, SourceRecord } from '../../shared/domain/document.ts';
-import { buildDocumentRecord } from '../../shared/enrich/document.ts';
-import { isReportForm } from '../../shared/enrich/document-profile.ts';
-import { extractEntities, mergeEntities } from '../../shared/enrich/entities.ts';
-import type { DocumentProfile } from '../../shared/domain/document.ts';
+import type { Chunk, EnrichedChunk, DocumentRecord, SourceRecord, DocumentProfile } from '../../shared/domain/index.ts';
+import { buildDocumentRecord, isReportForm, extractEntities, mergeEntities } from '../../shared/enrich/index.ts';
 
 /**
  * The profile line a chunk's embedding text starts with: organisations with tickers, form and

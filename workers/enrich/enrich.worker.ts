@@ -1,5 +1,5 @@
 import { enrichQueue } from '../../queues/ingest.queues.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { enrichStage } from './enrich.stage.ts';
 
 /** Validity lines (시행일, "Effective date") sit at the top of a document; three pages is plenty. */

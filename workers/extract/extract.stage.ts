@@ -1,8 +1,7 @@
-import type { ExtractedDocument } from '../../shared/domain/extracted.ts';
-import { extractDocument } from '../../shared/pdf/extract-document.ts';
-import type { ExtractHooks, ExtractInput, ExtractLimits } from '../../shared/pdf/limits.ts';
+import type { ExtractedDocument } from '../../shared/domain/index.ts';
+import { extractDocument, type ExtractHooks, type ExtractInput, type ExtractLimits } from '../../shared/pdf/index.ts';
 
-export type { ExtractHooks, ExtractInput, ExtractLimits } from '../../shared/pdf/limits.ts';
+export type { ExtractHooks, ExtractInput, ExtractLimits } from '../../shared/pdf/index.ts';
 
 /**
  * The extract stage: PDF bytes in, cleaned per-page lines, outline and info out. Pure (no env,

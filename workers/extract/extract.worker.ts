@@ -1,8 +1,7 @@
 import { extractQueue } from '../../queues/ingest.queues.ts';
 import { ExtractedDocument } from '../../shared/domain/index.ts';
-import { DEFAULT_SPARE_SLOTS } from '../../shared/pdf/extraction-pool-options.ts';
-import { textWarnings } from '../../shared/pdf/text-quality.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { DEFAULT_SPARE_SLOTS, textWarnings } from '../../shared/pdf/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 
 export const extractWorker = defineStageWorker(
   extractQueue,

@@ -5,7 +5,7 @@ import {
   type FacetSamplingOptions,
   type FacetValueSamples,
   type FacetValueText,
-} from '../../shared/facets/facet-vectors.ts';
+} from '../../shared/facets/index.ts';
 
 /** A facet value's text, ready to embed, and how many chunks carry the value. */
 export type FacetRebuildText = FacetValueText & { sampleCount: number };

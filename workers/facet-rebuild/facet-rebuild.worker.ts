@@ -1,7 +1,7 @@
 import { facetRebuildQueue, facetsOf } from '../../queues/facets.queues.ts';
-import { embedWithCacheStats } from '../../shared/embed/embed-texts.ts';
-import { collectFacetSamples, replaceFacets, toFacetValueRows } from '../../shared/facets/facet-vectors.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { embedWithCacheStats } from '../../shared/embed/index.ts';
+import { collectFacetSamples, replaceFacets, toFacetValueRows } from '../../shared/facets/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { facetRebuildStage } from './facet-rebuild.stage.ts';
 
 /**

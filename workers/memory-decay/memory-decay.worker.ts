@@ -1,5 +1,5 @@
 import { ensureMemoryDecaySchedule, memoryDecayQueue } from '../../queues/memory.queues.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 
 /**
  * Materialises every chunk's utility and prunes forgotten chunks. Decay itself is exact math at

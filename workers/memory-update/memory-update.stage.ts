@@ -1,6 +1,5 @@
 import type { MemoryUpdatePayload } from '../../queues/memory.queues.ts';
-import { outcomeKeys } from '../../shared/memory/chunk-stats.ts';
-import type { MemoryOutcome } from '../../shared/memory/memory-store.ts';
+import { outcomeKeys, type MemoryOutcome } from '../../shared/memory/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
 
 /** Entities counted per outcome: a query naming more is noise, not evidence. */

@@ -1,6 +1,6 @@
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
-import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { quarryMetrics } from '../../shared/metrics/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { memoryUpdateStage } from './memory-update.stage.ts';
 
 /** Applies a validated run's outcomes to chunk memory, once per (run, chunk) however often it runs. */

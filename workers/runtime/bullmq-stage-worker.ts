@@ -5,10 +5,9 @@ import { ingestStageName, isSuperseded, SUPERSEDED, type QueueDefinition, type T
 import { createRedis } from '../../queues/redis-connection.ts';
 import { queueTelemetry } from '../../queues/telemetry.ts';
 import { decodeFailure, describeError, encodeFailure, isQuarryError, PermanentError } from '../../shared/errors.ts';
-import { throttledErrorLog } from '../../shared/redis/connection-log.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
-import { quarryMetrics, type QuarryMetrics } from '../../shared/telemetry/metrics.ts';
-import { ATTR, withSpan } from '../../shared/telemetry/tracing.ts';
+import { throttledErrorLog } from '../../shared/redis/index.ts';
+import { ATTR, withSpan, type Logger } from '../../shared/telemetry/index.ts';
+import { quarryMetrics, type QuarryMetrics } from '../../shared/metrics/index.ts';
 import type { DocumentAtStage, DocumentLifecycle, StageDone, StatusFields } from './document-lifecycle.ts';
 import { pickPorts, type PortName, type Ports } from './ports.ts';
 import type { StageWorkerDefinition } from './stage-worker.ts';

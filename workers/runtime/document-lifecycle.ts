@@ -1,6 +1,6 @@
 import type { TrackedDocument } from '../../queues/define-queue.ts';
 import type { Failure } from '../../shared/errors.ts';
-import type { StageUpdate, StatusStore } from '../../shared/status/status-store.ts';
+import type { StageUpdate, StatusStore } from '../../shared/status/index.ts';
 
 /**
  * A document's life-cycle as the runtime drives it: the one module of `workers/runtime` that

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import { quarryMetrics } from '../../shared/telemetry/metrics.ts';
+import { quarryMetrics } from '../../shared/metrics/index.ts';
 
 /**
  * `/healthz` (liveness: the event loop is not stuck), `/readyz` (readiness: Redis answers and

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { describeError } from '../../shared/errors.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 
 /**
  * The threads of this process that need a new nice value: Linux keeps one per thread, so every

@@ -1,13 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { QueueClient } from '../../queues/queue-client.ts';
-import type { ArtifactStore } from '../../shared/artifacts/artifact-store.ts';
-import type { Config } from '../../shared/config/config.ts';
-import type { Embedder } from '../../shared/embed/embedder.ts';
-import type { EmbeddingCache } from '../../shared/embed/embedding-cache.ts';
-import type { MemoryStore } from '../../shared/memory/memory-store.ts';
-import type { PdfExtractor } from '../../shared/pdf/pdf-extractor.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
-import type { VectorStore } from '../../shared/store/vector-store.ts';
+import type { ArtifactStore } from '../../shared/artifacts/index.ts';
+import type { Config } from '../../shared/config/index.ts';
+import type { Embedder, EmbeddingCache } from '../../shared/embed/index.ts';
+import type { MemoryStore } from '../../shared/memory/index.ts';
+import type { PdfExtractor } from '../../shared/pdf/index.ts';
+import type { StatusStore } from '../../shared/status/index.ts';
+import type { VectorStore } from '../../shared/store/index.ts';
 
 /**
  * Every external system a stage may touch, as interfaces only: the runtime never builds an

@@ -3,9 +3,8 @@ import { INGEST_QUEUES, deleteQueue, stageOfQueue } from '../../queues/ingest.qu
 import type { QueueDefinition } from '../../queues/define-queue.ts';
 import type { QueueClient } from '../../queues/queue-client.ts';
 import { decodeFailure, describeError, type Failure } from '../../shared/errors.ts';
-import type { DocStatus } from '../../shared/status/doc-status.ts';
-import type { StatusStore } from '../../shared/status/status-store.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { DocStatus, StatusStore } from '../../shared/status/index.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import { createDocumentLifecycle } from './document-lifecycle.ts';
 
 /**

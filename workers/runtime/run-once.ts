@@ -1,5 +1,5 @@
 import { describeError } from '../../shared/errors.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import { createDocumentLifecycle, type StatusFields } from './document-lifecycle.ts';
 import { pickPorts, type Ports } from './ports.ts';
 import type { StageWorkerDefinition } from './stage-worker.ts';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { QueueDefinition } from '../../queues/define-queue.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import type { StatusFields } from './document-lifecycle.ts';
 import type { PortName, Ports } from './ports.ts';
 

@@ -1,5 +1,5 @@
 import { describeError } from '../../shared/errors.ts';
-import type { Logger } from '../../shared/telemetry/logger.ts';
+import type { Logger } from '../../shared/telemetry/index.ts';
 import { BullmqStageWorker, SHUTDOWN_REASON } from './bullmq-stage-worker.ts';
 import { createDocumentLifecycle } from './document-lifecycle.ts';
 import { applyWorkerNice } from './nice.ts';

@@ -1,11 +1,9 @@
-import type { ExtractedDocument } from '../../shared/domain/extracted.ts';
-import type { Section } from '../../shared/domain/section.ts';
-import { flattenLines } from '../../shared/sectionize/flat-lines.ts';
-import { sectionize, type SectionizeOptions } from '../../shared/sectionize/sectionize.ts';
-import { placeTables, type SectionsWithTables } from '../../shared/tables/sections.ts';
+import type { ExtractedDocument, Section } from '../../shared/domain/index.ts';
+import { flattenLines, sectionize, type SectionizeOptions } from '../../shared/sectionize/index.ts';
+import { placeTables, type SectionsWithTables } from '../../shared/tables/index.ts';
 
-export { DEFAULT_SECTIONIZE_OPTIONS, type SectionizeOptions } from '../../shared/sectionize/sectionize.ts';
-export type { SectionsWithTables } from '../../shared/tables/sections.ts';
+export { DEFAULT_SECTIONIZE_OPTIONS, type SectionizeOptions } from '../../shared/sectionize/index.ts';
+export type { SectionsWithTables } from '../../shared/tables/index.ts';
 
 /**
  * The sectionize stage: an extracted document in, its sections out (headings, hierarchy,

@@ -1,6 +1,6 @@
 import { sectionizeQueue } from '../../queues/ingest.queues.ts';
-import { lineInventory } from '../../shared/sectionize/flat-lines.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { lineInventory } from '../../shared/sectionize/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { sectionizeWithTablesStage } from './sectionize.stage.ts';
 
 export const sectionizeWorker = defineStageWorker(sectionizeQueue, { needs: ['artifacts'] }, async ({ docId, version }, ctx) => {

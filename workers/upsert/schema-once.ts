@@ -1,4 +1,4 @@
-import type { VectorStore } from '../../shared/store/vector-store.ts';
+import type { VectorStore } from '../../shared/store/index.ts';
 
 /**
  * `ensureSchema` once per store, dimension and embedder model in this process, not once per upsert job: on

@@ -1,6 +1,6 @@
 import type { EmbeddingsMeta, EnrichedArtifact } from '../../shared/domain/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
-import type { StoredChunk } from '../../shared/store/vector-store.ts';
+import type { StoredChunk } from '../../shared/store/index.ts';
 
 /**
  * Pairs each enriched chunk with its vector and the document's facets, keeping `created_at` of

@@ -1,8 +1,8 @@
 import { requestFacetRebuild } from '../../queues/facets.queues.ts';
 import { upsertQueue } from '../../queues/ingest.queues.ts';
-import { unpackVectors } from '../../shared/embed/vector-file.ts';
-import { withDocLock } from '../../shared/status/doc-lock.ts';
-import { defineStageWorker } from '../runtime/stage-worker.ts';
+import { unpackVectors } from '../../shared/embed/index.ts';
+import { withDocLock } from '../../shared/status/index.ts';
+import { defineStageWorker } from '../runtime/index.ts';
 import { createSchemaOnce } from './schema-once.ts';
 import { upsertStage } from './upsert.stage.ts';
 

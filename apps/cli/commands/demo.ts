@@ -3,23 +3,22 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
-import { AgentAnswer } from '../../../shared/agent/answer.ts';
-import { loadConfig } from '../../../shared/config/config.ts';
-import { packageRoot } from '../../../shared/config/package-root.ts';
-import { everyKeyPattern } from '../../../shared/redis/keys.ts';
-import { agentWorker } from '../../../workers/agent/agent.worker.ts';
-import { runStageOnce } from '../../../workers/runtime/run-once.ts';
+import { AgentAnswer } from '../../../shared/runs/index.ts';
+import { loadConfig, packageRoot } from '../../../shared/config/index.ts';
+import { everyKeyPattern } from '../../../shared/redis/index.ts';
+import { agentWorker } from '../../../workers/agent/index.ts';
+import { runStageOnce } from '../../../workers/runtime/index.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
 import { reportFailure } from '../app.ts';
 // The demo watches the example folder in this process: a composition root, allowed to start the
 // watcher app (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
-import { startLocalWatcher } from '../../watcher/local-watcher.ts';
+import { loadLocalWatcher } from '../../watcher/index.ts';
 import { formatStatuses } from '../format.ts';
 import { formatAnswer } from './query.ts';
 import { ensureRedis } from '../local-redis.ts';
 import { startService, type Service } from '../service.ts';
 import { stopOnSignals } from '../signals.ts';
-import { createLogger } from '../../../shared/telemetry/logger.ts';
+import { createLogger } from '../../../shared/telemetry/index.ts';
 import { waitForSettled } from '../wait.ts';
 import { hybridSearch } from '../../../core/search.ts';
 import { formatHit } from './search.ts';
@@ -85,6 +84,7 @@ export function demoCommand(program: Command): void {
         service = await startService({ ...config, redisUrl: redis.url }, { workers: Object.values(INGEST_WORKERS), watch: false });
         try {
           await clearPrefix(service.ports.redis, config.prefix);
+          const { startLocalWatcher } = await loadLocalWatcher();
           const started = Date.now();
           const watcher = startLocalWatcher({ dir: config.watchDir, ports: { ...service.ports, prefix: config.prefix }, log: service.log, maxBytes: config.extract.maxBytes });
           await watcher.ready;

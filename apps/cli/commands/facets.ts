@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { FacetRebuildTarget, facetRebuildQueue } from '../../../queues/facets.queues.ts';
-import { queryFacetWeights, type FacetWeights } from '../../../shared/facets/facet-vectors.ts';
-import { FACET_NAMES, FacetName, type FacetValueVector } from '../../../shared/store/facet-values.ts';
-import { facetRebuildWorker } from '../../../workers/facet-rebuild/facet-rebuild.worker.ts';
-import { runStageOnce } from '../../../workers/runtime/run-once.ts';
+import { FacetRebuildTarget, facetRebuildQueue } from '../../../core/queues.ts';
+import { queryFacetWeights, type FacetWeights } from '../../../shared/facets/index.ts';
+import { FACET_NAMES, FacetName, type FacetValueVector } from '../../../shared/store/index.ts';
+import { facetRebuildWorker } from '../../../workers/facet-rebuild/index.ts';
+import { runStageOnce } from '../../../workers/runtime/index.ts';
 import { cliLogger, withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 

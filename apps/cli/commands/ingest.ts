@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { STAGE_NAMES, type StageName } from '../../../queues/ingest.queues.ts';
-import { runStageOnce } from '../../../workers/runtime/run-once.ts';
+import { STAGE_NAMES, type StageName } from '../../../core/queues.ts';
+import { runStageOnce } from '../../../workers/runtime/index.ts';
 import { INGEST_WORKERS } from '../../../workers/index.ts';
-import { parseMeta } from '../../../shared/sources/metadata.ts';
-import { registerFile } from '../../../core/sources/register-source.ts';
+import { parseMeta } from '../../../shared/sources/index.ts';
+import { registerFile } from '../../../core/sources/index.ts';
 import { cliLogger, withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 

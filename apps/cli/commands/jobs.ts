@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseManifest } from '../../../shared/sources/metadata.ts';
-import { registerFile } from '../../../core/sources/register-source.ts';
+import { parseManifest } from '../../../shared/sources/index.ts';
+import { registerFile } from '../../../core/sources/index.ts';
 import { withPorts } from '../app.ts';
 import { formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';

@@ -1,15 +1,14 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { QueueEvents } from 'bullmq';
 import type { Command } from 'commander';
-import { agentRunQueue } from '../../../queues/agent.queues.ts';
-import { scaledAlphas } from '../../../shared/retrieval/alpha.ts';
-import { agentWorker } from '../../../workers/agent/agent.worker.ts';
-import { createRedis } from '../../../queues/redis-connection.ts';
-import { startWorkers, type WorkerGroup } from '../../../workers/runtime/start-workers.ts';
+import { scaledAlphas } from '../../../shared/retrieval/index.ts';
+import { agentWorker } from '../../../workers/agent/index.ts';
+import { loadWorkerStart, type WorkerGroup } from '../../../workers/runtime/index.ts';
 import { createUseCaseDeps } from '../../../core/deps.ts';
+import { agentRunQueue, createRedis } from '../../../core/queues.ts';
 // `quarry mcp` serves the MCP face over stdio: a composition root, allowed to start the MCP app
 // (tests/helpers/import-graph.ts, COMPOSITION_ROOTS).
-import { createMcpServer } from '../../mcp/server.ts';
+import { createMcpServer } from '../../mcp/index.ts';
 import { appConfig, cliLogger, openPorts, reportFailure } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 
@@ -28,7 +27,7 @@ async function serveStdio(o: { agent?: boolean; askTimeout?: string }): Promise<
   try {
     await events.waitUntilReady();
     // Without a running `quarry dev` or agent workers elsewhere, `ask` would only time out.
-    if (o.agent) workers = startWorkers([agentWorker], ports, log);
+    if (o.agent) workers = (await loadWorkerStart()).startWorkers([agentWorker], ports, log);
     const askTimeoutMs = o.askTimeout === undefined ? config.gateway.queryTimeoutMs : Number(o.askTimeout);
     if (!(askTimeoutMs > 0)) throw new Error(`--ask-timeout must be a positive number of milliseconds, got ${o.askTimeout}`);
     const server = createMcpServer(

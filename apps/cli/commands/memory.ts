@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { WEEK_MS } from '../../../shared/memory/chunk-stats.ts';
-import type { ChunkStatsView } from '../../../shared/memory/memory-store.ts';
-import { memoryDecayWorker } from '../../../workers/memory-decay/memory-decay.worker.ts';
-import { runStageOnce } from '../../../workers/runtime/run-once.ts';
+import { WEEK_MS, type ChunkStatsView } from '../../../shared/memory/index.ts';
+import { memoryDecayWorker } from '../../../workers/memory-decay/index.ts';
+import { runStageOnce } from '../../../workers/runtime/index.ts';
 import { cliLogger, withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 

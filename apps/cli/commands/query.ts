@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { AgentAnswer } from '../../../shared/agent/answer.ts';
-import { createTraceStore } from '../../../shared/agent/trace.ts';
-import { IsoDate } from '../../../shared/domain/document.ts';
-import { agentWorker } from '../../../workers/agent/agent.worker.ts';
-import { runStageOnce } from '../../../workers/runtime/run-once.ts';
+import { AgentAnswer, createTraceStore } from '../../../shared/runs/index.ts';
+import { IsoDate } from '../../../shared/domain/index.ts';
+import { agentWorker } from '../../../workers/agent/index.ts';
+import { runStageOnce } from '../../../workers/runtime/index.ts';
 import { cliLogger, withPorts } from '../app.ts';
 import { commandSpec, describeCommand } from '../command-summaries.ts';
 

@@ -6,13 +6,12 @@
  * other versions are removed from the target.
  */
 import type { Command } from 'commander';
-import { loadConfig, type VectorStoreSettings } from '../../../shared/config/config.ts';
-import { unpackVectors } from '../../../shared/embed/vector-file.ts';
+import { loadConfig, type VectorStoreSettings } from '../../../shared/config/index.ts';
+import { unpackVectors } from '../../../shared/embed/index.ts';
 import { describeError } from '../../../shared/errors.ts';
-import { FACET_NAMES } from '../../../shared/store/facet-values.ts';
-import { createVectorStore, type VectorStore } from '../../../shared/store/index.ts';
-import { upsertStage } from '../../../workers/upsert/upsert.stage.ts';
-import type { Ports } from '../../../workers/runtime/ports.ts';
+import { FACET_NAMES, createVectorStore, type VectorStore } from '../../../shared/store/index.ts';
+import { upsertStage } from '../../../workers/upsert/index.ts';
+import type { Ports } from '../../../workers/runtime/index.ts';
 import { withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 

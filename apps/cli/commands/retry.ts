@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { retryDocument, retryFailedDocuments, type RetryOutcome } from '../../../core/documents/retry.ts';
+import { retryDocument, retryFailedDocuments, type RetryOutcome } from '../../../core/documents/index.ts';
 import { withPorts } from '../app.ts';
 
 const line = (r: RetryOutcome) => (r.retried ? `retried ${r.docId} (extract enqueued)` : `skipped ${r.docId}: ${r.message}`);

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Config } from '../../../shared/config/config.ts';
+import type { Config } from '../../../shared/config/index.ts';
 import { ALL_WORKERS, WORKER_NAMES, type WorkerName } from '../../../workers/index.ts';
 import { appConfig, reportFailure } from '../app.ts';
 import { readDevState, writeDevState } from '../dev-state.ts';
 import { ensureRedis } from '../local-redis.ts';
-import { startTelemetry } from '../../../shared/telemetry/tracing.ts';
+import { startTelemetry } from '../../../shared/telemetry/index.ts';
 import { startService } from '../service.ts';
 import { stopOnSignals } from '../signals.ts';
 import { describeCommand } from '../command-summaries.ts';

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { HybridHit } from '../../../shared/store/vector-store.ts';
+import type { HybridHit } from '../../../shared/store/index.ts';
 import { SearchFilters, searchFilter } from '../../../core/schemas.ts';
-import { createDocumentDirectory } from '../../../shared/agent/document-directory.ts';
-import { scaledAlphas } from '../../../shared/retrieval/index.ts';
+import { createDocumentDirectory, scaledAlphas } from '../../../shared/retrieval/index.ts';
 import { hybridSearch } from '../../../core/search.ts';
 import { withPorts } from '../app.ts';
 import { commandSpec, describeCommand } from '../command-summaries.ts';

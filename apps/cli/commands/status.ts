@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { INGEST_QUEUES } from '../../../queues/ingest.queues.ts';
+import { INGEST_QUEUES } from '../../../core/queues.ts';
 import { withPorts } from '../app.ts';
 import { formatQueueCounts, formatStatuses } from '../format.ts';
 import { waitForSettled } from '../wait.ts';

@@ -9,13 +9,17 @@ import {
   type SanityObservation,
   type SanityOutcome,
   type SanityQuery,
-} from '../../../shared/agent/sanity.ts';
+  type VectorStore,
+} from '../../../shared/store/index.ts';
 import { PermanentError } from '../../../shared/errors.ts';
-import type { Ports } from '../../../workers/runtime/ports.ts';
+import type { ArtifactStore } from '../../../shared/artifacts/index.ts';
+import type { Embedder } from '../../../shared/embed/index.ts';
+import type { StatusStore } from '../../../shared/status/index.ts';
 import { withPorts } from '../app.ts';
 import { describeCommand } from '../command-summaries.ts';
 
-type SanityPorts = Pick<Ports, 'status' | 'store' | 'artifacts' | 'embedder'>;
+/** The ports the probes read (a process's `Ports` has them). */
+type SanityPorts = { status: StatusStore; store: VectorStore; artifacts: ArtifactStore; embedder: Embedder };
 
 /** What the status record, the store and the current version's artifact say about a document. */
 export async function gatherSanityFacts(ports: SanityPorts, docId: string): Promise<SanityFacts> {

@@ -1,15 +1,13 @@
 import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { agentRunQueue } from '../../../queues/agent.queues.ts';
-import type { RunEvent } from '../../../shared/agent/run-events.ts';
-import { awaitAgentRun, enqueueAgentRun } from '../../../core/ask/agent-runs.ts';
+import { agentRunQueue } from '../../../core/queues.ts';
+import type { RunEvent } from '../../../shared/runs/index.ts';
+import { awaitAgentRun, enqueueAgentRun, runEventsUntil, type RunStreamReader } from '../../../core/ask/index.ts';
 import { ChatCompletionBody, chatChunk, chatCompletion, lastUserQuestion, QUARRY_MODEL, sourcesFootnote } from '../chat-format.ts';
 import { HTTP_STATUS, HttpError } from '../../../core/failures.ts';
-import type { RunStreamReader } from '../../../core/ask/run-stream-reader.ts';
 import { openSse, type SseStream } from '../sse.ts';
 import type { GatewayDeps, GatewayOptions } from '../types.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';
-import { runEventsUntil } from '../../../core/ask/run-events-until.ts';
 
 /** Longest question the agent takes (as `POST /v1/query`). */
 const MAX_QUESTION_CHARS = 2000;

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ArtifactJson, ArtifactStore } from '../../../shared/artifacts/artifact-store.ts';
-import type { ExtractedDocument } from '../../../shared/domain/extracted.ts';
-import type { LineSpan } from '../../../shared/domain/section.ts';
+import type { ArtifactJson, ArtifactStore } from '../../../shared/artifacts/index.ts';
+import type { ExtractedDocument, LineSpan } from '../../../shared/domain/index.ts';
 import { PermanentError } from '../../../shared/errors.ts';
-import type { VectorStore } from '../../../shared/store/vector-store.ts';
+import type { VectorStore } from '../../../shared/store/index.ts';
 import type { ChunkLines, PrintedLine } from '../../../core/chunk-lines.ts';
 import { HttpError } from '../../../core/failures.ts';
 import { jsonSchema, parseOr400 } from '../validate.ts';

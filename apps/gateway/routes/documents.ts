@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { documentStatus } from '../../../core/documents/read.ts';
-import { uploadToFolder } from '../../../core/documents/upload.ts';
+import { documentStatus, uploadToFolder } from '../../../core/documents/index.ts';
 import { HttpError } from '../../../core/failures.ts';
 import { UploadName } from '../../../core/schemas.ts';
 import { DocId } from '../../../shared/domain/index.ts';

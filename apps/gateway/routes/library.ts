@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ALL_QUEUES } from '../../../queues/all-queues.ts';
+import { ALL_QUEUES } from '../../../core/queues.ts';
 import { DocId } from '../../../shared/domain/index.ts';
 import { readChunk } from '../../../core/chunks.ts';
 import type { UseCaseDeps } from '../../../core/deps.ts';
-import { createDocumentLibrary, storedPdf } from '../../../core/documents/read.ts';
+import { createDocumentLibrary, storedPdf } from '../../../core/documents/index.ts';
 import { SearchRequest } from '../../../core/schemas.ts';
 import { searchPassages } from '../../../core/search.ts';
 import { chunkLineRoutes } from './chunk-lines.ts';

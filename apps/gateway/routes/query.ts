@@ -1,13 +1,11 @@
 import type { QueueEvents } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { agentRunQueue } from '../../../queues/agent.queues.ts';
-import { RunId } from '../../../shared/domain/ids.ts';
-import { awaitAgentRun, enqueueAgentRun, viewRun } from '../../../core/ask/agent-runs.ts';
+import { agentRunQueue } from '../../../core/queues.ts';
+import { RunId } from '../../../shared/domain/index.ts';
+import { awaitAgentRun, enqueueAgentRun, viewRun, runEventsUntil, type RunStreamReader } from '../../../core/ask/index.ts';
 import { HttpError } from '../../../core/failures.ts';
-import type { RunStreamReader } from '../../../core/ask/run-stream-reader.ts';
 import { acceptsEventStream, openSse } from '../sse.ts';
-import { runEventsUntil } from '../../../core/ask/run-events-until.ts';
 import { giveFeedback } from '../../../core/feedback.ts';
 import { FeedbackBody, QueryBody } from '../../../core/schemas.ts';
 import { readTrace } from '../../../core/traces.ts';

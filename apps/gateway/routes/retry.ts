@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DocId } from '../../../shared/domain/index.ts';
-import { retryDocument, retryFailedDocuments, type RetryPorts } from '../../../core/documents/retry.ts';
+import { retryDocument, retryFailedDocuments, type RetryPorts } from '../../../core/documents/index.ts';
 import { HttpError } from '../../../core/failures.ts';
 import { parseOr400 } from '../validate.ts';
 

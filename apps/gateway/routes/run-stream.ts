@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../../shared/agent/run-events.ts';
+import type { RunEvent } from '../../../shared/runs/index.ts';
 
 /** The SSE `data` of a run event on `POST /v1/query` (the event's name is its type). */
 export function queryEventData(e: RunEvent, runId: string): unknown {

@@ -2,8 +2,8 @@
 import { healthOfAnswer, reportUnhealthy } from './health.ts';
 import { parseSse } from './sse.ts';
 // The API's own types, not copies: type-only imports, erased from the bundle (no zod in the page).
-import type { Citation } from '../../../shared/agent/answer.ts';
-import type { Box, DocTable, TableCell, TableRow } from '../../../shared/domain/table.ts';
+import type { Citation } from '../../../shared/runs/index.ts';
+import type { Box, DocTable, TableCell, TableRow } from '../../../shared/domain/index.ts';
 
 const KEY_ITEM = 'quarry.apiKey';
 

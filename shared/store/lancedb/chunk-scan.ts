@@ -1,6 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { decodeLinePages } from '../../domain/chunk.ts';
-import { optionalTable } from '../../domain/table.ts';
+import { decodeLinePages, optionalTable } from '../../domain/index.ts';
 import type { ChunkField, ScanQuery, ScannedChunk } from '../vector-store.ts';
 import { isoDay, isoInstant, stringList, TABLE_COLUMN } from './schema.ts';
 import { classifyStoreError } from './write-guard.ts';

@@ -1,5 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import type { DocumentRecord } from '../../domain/document.ts';
+import type { DocumentRecord } from '../../domain/index.ts';
 import type { DocumentTable } from '../document-table.ts';
 import { validDocuments } from '../validation.ts';
 import { sqlString } from './filter-sql.ts';

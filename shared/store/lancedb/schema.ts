@@ -1,9 +1,16 @@
 import {
   DateDay, Field, FixedSizeList, Float32, Int32, List, makeData, RecordBatch, Schema, Struct, Table, TimestampMillisecond, Utf8, vectorFromArray, type DataType,
 } from 'apache-arrow';
-import { encodeLinePages, optionalLinePages } from '../../domain/chunk.ts';
-import { encodeTable, optionalTable } from '../../domain/table.ts';
-import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
+import {
+  encodeLinePages,
+  optionalLinePages,
+  encodeTable,
+  optionalTable,
+  parseProfile,
+  profileField,
+  type DocumentRecord,
+  type Provenance,
+} from '../../domain/index.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { chunkKeywordText } from '../keyword-text.ts';
 

@@ -1,4 +1,4 @@
-import type { DocumentRecord } from '../../domain/document.ts';
+import type { DocumentRecord } from '../../domain/index.ts';
 import type { DocumentTable } from '../document-table.ts';
 import { validDocuments } from '../validation.ts';
 import { documentToProperties, documentUuid, propertiesToDocument, type Properties } from './weaviate-objects.ts';

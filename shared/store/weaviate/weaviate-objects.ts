@@ -6,10 +6,17 @@
  * the client's `generateUuid5(a, b)`, which concatenates its two arguments without one.
  */
 import type { WeaviateField } from 'weaviate-client';
-import { encodeLinePages, optionalLinePages } from '../../domain/chunk.ts';
-import { encodeTable, optionalTable } from '../../domain/table.ts';
-import { uuid5Of } from '../../domain/ids.ts';
-import { parseProfile, profileField, type DocumentRecord, type Provenance } from '../../domain/document.ts';
+import {
+  encodeLinePages,
+  optionalLinePages,
+  encodeTable,
+  optionalTable,
+  uuid5Of,
+  parseProfile,
+  profileField,
+  type DocumentRecord,
+  type Provenance,
+} from '../../domain/index.ts';
 import type { FacetName, FacetValueVector } from '../facet-values.ts';
 import { chunkKeywordText } from '../keyword-text.ts';
 import { CHUNK_FIELDS } from '../validation.ts';

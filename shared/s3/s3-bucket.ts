@@ -5,9 +5,9 @@
  * limit or its first KiB has no `%PDF-` header.
  */
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { classifyS3Error, isNotFound, type BucketLocation } from '../s3/s3.ts';
-import type { SourceBucket, SourceObject } from './source-bucket.ts';
-import { PDF_HEADER_WINDOW, sourceProblem, type SourceProblem } from './source-checks.ts';
+import type { BucketLocation } from '../config/index.ts';
+import { classifyS3Error, isNotFound } from './s3.ts';
+import { PDF_HEADER_WINDOW, sourceProblem, type SourceBucket, type SourceObject, type SourceProblem } from '../sources/index.ts';
 
 type BodyRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'over'; seen: number } | { kind: 'problem'; problem: SourceProblem };
 

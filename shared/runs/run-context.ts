@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { runContextKeys } from '../redis/keys.ts';
+import { runContextKeys } from '../redis/index.ts';
 import { DEFAULT_TRACE_MAX_COUNT, putCapped } from './capped-store.ts';
 
 /**

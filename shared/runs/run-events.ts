@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { runStreamKey } from '../redis/keys.ts';
+import { runStreamKey } from '../redis/index.ts';
 import { AgentAnswer, Citation } from './answer.ts';
 
 /** One progress event of a run (the SSE events of `POST /v1/query` but `run`, which the gateway writes). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { CappedCollectionKeys } from '../redis/keys.ts';
+import type { CappedCollectionKeys } from '../redis/index.ts';
 import { PUT_CAPPED } from './capped-scripts.ts';
 
 /** How many traces (and run contexts) are kept at most, whatever their TTL. @defaultValue 10000 */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Box } from '../domain/table.ts';
+import { Box } from '../domain/index.ts';
 
 /**
  * One cited passage of an answer: enough to find it again (document, section, pages) and to date

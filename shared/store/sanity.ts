@@ -5,8 +5,8 @@
  * into store queries with expectations, {@link evaluateProbe} compares what a query returned
  * with its expectation. The command runs the queries in between.
  */
-import { and, containsAny, eq, temporalClamp, type Filter } from '../store/filter.ts';
-import type { AggregateBucket, AggregateField } from '../store/vector-store.ts';
+import { and, containsAny, eq, temporalClamp, type Filter } from './filter.ts';
+import type { AggregateBucket, AggregateField } from './vector-store.ts';
 
 export type SanityVerdict = 'PASS' | 'FAIL' | 'SKIP';
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { traceKeys } from '../redis/keys.ts';
+import { traceKeys } from '../redis/index.ts';
 import { DEFAULT_TRACE_MAX_COUNT, putCapped } from './capped-store.ts';
 
 /** One node's part of a run: how long it took and what it decided (numbers and ids, never document text). */

@@ -5,10 +5,9 @@
  * profiled report, its section headings: its document layer), so a question never scans
  * document text, and a re-ingested document is read again at the next refresh.
  */
-import type { DocumentRecord } from '../domain/document.ts';
-import type { DirectoryEntry } from '../retrieval/document-routing.ts';
-import { eq } from '../store/filter.ts';
-import type { VectorStore } from '../store/vector-store.ts';
+import type { DocumentRecord } from '../domain/index.ts';
+import type { DirectoryEntry } from './document-routing.ts';
+import { eq, type VectorStore } from '../store/index.ts';
 
 /** Options of {@link createDocumentDirectory}. */
 export interface DocumentDirectoryOptions {

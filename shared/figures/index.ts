@@ -1,0 +1,16 @@
+/**
+ * Figures read from tables for figure questions: which row and column a question asks for, the
+ * cell that answers it, breakdowns, values derived from two cells, and the sentence that states
+ * the figure.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: figureAsk, bestCell, bestBreakdown, deriveFigure, figureSentence (used by the
+ * agent's answerer).
+ */
+
+export { bestBreakdown } from './breakdown.ts';
+export { bestCell, figureAsk, labelScore, metricWords, MIN_LABEL_SCORE, namedRow, type CandidateTable, type CellMatch, type FigureAsk } from './cell-match.ts';
+export { deriveFigure, type DerivedFigure } from './derived.ts';
+export { figureSentence, figureText, labelInSentence, periodPhrase, spokenLabel } from './figure-sentence.ts';
+export { contentWords, groupsOf } from './glossary.ts';
+export { periodFacts, type PeriodFacts } from './periods.ts';
+export { asksBreakdown, breakdownCues, figurePair, type FigurePair } from './question-shapes.ts';

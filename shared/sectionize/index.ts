@@ -1,0 +1,11 @@
+/**
+ * Sectionizing: the extracted lines → headings (outline, patterns, typography, tables of
+ * contents, numbering) → a section tree with section paths and pages.
+ * May import the rest of shared/; never apps/, core/, workers/ or queues/.
+ * Entry points: sectionize and DEFAULT_SECTIONIZE_OPTIONS, flattenLines, lineInventory.
+ */
+
+export { flattenLines, lineInventory } from './flat-lines.ts';
+export { looksLikeTitle } from './heading.ts';
+export { DEFAULT_SECTIONIZE_OPTIONS, sectionize, type SectionizeOptions } from './sectionize.ts';
+export { isStatementTitle } from './statement-headings.ts';

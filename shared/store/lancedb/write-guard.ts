@@ -262,6 +262,47 @@ export function mergeBatchRows<R>(calls: readonly { rows: readonly R[] }[], keyO
   return [...byKey.values()];
 }
 
+/** Commits a batch's calls as one; when the store refused a merged batch's data, each call on its own. Returns the calls that failed, with their errors. */
+async function commitBatch<R>(batch: Batch<R>, options: GroupCommitOptions<R>): Promise<Map<PendingCall<R>, unknown>> {
+  const commitCalls = (calls: readonly PendingCall<R>[]) => options.commit(mergeBatchRows(calls, options.keyOf));
+  const failures = new Map<PendingCall<R>, unknown>();
+  try {
+    await commitCalls(batch.calls);
+  } catch (err) {
+    if (batch.calls.length === 1 || !options.isDataError(err)) {
+      for (const call of batch.calls) failures.set(call, err);
+      return failures;
+    }
+    for (const call of batch.calls) {
+      try {
+        await commitCalls([call]);
+      } catch (own) {
+        failures.set(call, own);
+      }
+    }
+  }
+  return failures;
+}
+
+/** Waits `wait` ms, or less if the batch fills meanwhile. */
+async function lingerFor<R>(batch: Batch<R>, wait: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((done) => {
+    timer = setTimeout(done, wait);
+    batch.full = done;
+  });
+  clearTimeout(timer);
+}
+
+/** Settles every call of a committed batch: its own failure, else afterCommit's, else resolved. */
+function settleCalls<R>(batch: Batch<R>, failures: ReadonlyMap<PendingCall<R>, unknown>, afterError: { err: unknown } | null): void {
+  for (const call of batch.calls) {
+    if (failures.has(call)) call.reject(failures.get(call));
+    else if (afterError) call.reject(afterError.err);
+    else call.resolve();
+  }
+}
+
 /**
  * Group commit: calls that arrive while earlier writes hold the write lock are merged into one
  * commit instead of one commit each. A batch is opened by the first call and scheduled at once
@@ -278,49 +319,14 @@ export function createGroupCommit<R>(options: GroupCommitOptions<R>): GroupCommi
   let lastCommitStart: number | null = null;
   const inFlight = new Set<Promise<void>>();
 
-  async function commitCalls(calls: readonly PendingCall<R>[]): Promise<void> {
-    await options.commit(mergeBatchRows(calls, options.keyOf));
-  }
-
-  /** Commits the batch; when the store refused a merged batch's data, each call on its own. */
-  async function commitBatch(batch: Batch<R>): Promise<Map<PendingCall<R>, unknown>> {
-    const failures = new Map<PendingCall<R>, unknown>();
-    try {
-      await commitCalls(batch.calls);
-    } catch (err) {
-      if (batch.calls.length === 1 || !options.isDataError(err)) {
-        for (const call of batch.calls) failures.set(call, err);
-        return failures;
-      }
-      for (const call of batch.calls) {
-        try {
-          await commitCalls([call]);
-        } catch (own) {
-          failures.set(call, own);
-        }
-      }
-    }
-    return failures;
-  }
-
-  /** Waits out the batch's linger; a batch that fills meanwhile goes at once. */
-  async function linger(batch: Batch<R>, wait: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((done) => {
-      timer = setTimeout(done, wait);
-      batch.full = done;
-    });
-    clearTimeout(timer);
-  }
-
   async function run(batch: Batch<R>): Promise<void> {
     const wait = lingerWait(options.lingerMs ?? 0, lastCommitStart, Date.now());
-    if (wait > 0) await linger(batch, wait);
+    if (wait > 0) await lingerFor(batch, wait);
     const failures = await options.schedule(() => {
       // From here on the batch takes no more calls: later ones open the next batch.
       if (open === batch) open = null;
       lastCommitStart = Date.now();
-      return commitBatch(batch);
+      return commitBatch(batch, options);
     });
     let afterError: { err: unknown } | null = null;
     if (failures.size < batch.calls.length && options.afterCommit) {
@@ -330,11 +336,7 @@ export function createGroupCommit<R>(options: GroupCommitOptions<R>): GroupCommi
         afterError = { err };
       }
     }
-    for (const call of batch.calls) {
-      if (failures.has(call)) call.reject(failures.get(call));
-      else if (afterError) call.reject(afterError.err);
-      else call.resolve();
-    }
+    settleCalls(batch, failures, afterError);
   }
 
   const submit = (rows: readonly R[]) =>

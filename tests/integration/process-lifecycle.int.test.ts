@@ -24,6 +24,8 @@ interface Started {
   /** Every pid seen in the tree so far (sampled while it runs: children come and go). */
   seen: Set<number>;
   sample(): void;
+  /** True once npm's exit and the end of its output have reached this process (events, which a busy machine delivers late). */
+  closed(): boolean;
 }
 
 /** `npm run <args>` from the checkout, as a user or supervisor starts it; `group` puts it in a process group of its own, as a terminal does. */
@@ -33,8 +35,11 @@ function npmRun(args: string[], env: NodeJS.ProcessEnv, group = false): Started 
   npm.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   npm.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const seen = new Set<number>();
+  let closed = false;
+  npm.once('close', () => (closed = true));
   return {
     npm,
+    closed: () => closed,
     output: () => out,
     seen,
     sample: () => {
@@ -147,6 +152,8 @@ describe.skipIf(!REDIS_AVAILABLE || !HAVE_PROC)('starting and stopping Quarry as
     dev.sample();
     process.kill(-dev.npm.pid!, 'SIGINT');
     await expectAllGone(dev, [gatewayPort, redisPort]);
+    // Gone from /proc; its exit status and last output arrive here as events, late on a busy machine.
+    await until('npm to report its exit and close its output', () => dev.closed(), 60_000);
     // One request, not two (the terminal's and npm's forwarded copy): a graceful stop, not "exiting at once".
     expect(dev.output()).toContain('shutting down');
     expect(dev.output()).not.toContain('exiting at once');

@@ -202,7 +202,7 @@ export class LanceIndexUpkeep {
     if (!this.ftsIndexSeen) {
       await this.refreshes.request(table);
       this.ftsIndexSeen = true;
-    } else if (isSearchIdle(await this.activity.sinceLastSearch(), this.settings.searchIdleAfterMs)) {
+    } else if (this.settings.searchIdleAfterMs > 0 && isSearchIdle(await this.activity.sinceLastSearch(), this.settings.searchIdleAfterMs)) {
       // Still at most one refresh per SEARCH_IDLE_REFRESH_MS: each commit leaves a small file that
       // counts and merge-inserts read until a compaction (a bulk load made ~60 in 20 s).
       const now = Date.now();

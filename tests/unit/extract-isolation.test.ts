@@ -24,8 +24,8 @@ const hasProc = (() => {
 })();
 if (!hasProc) console.warn('extract-isolation: skipped, no /proc here (the memory watchdog and these measurements are Linux-only)');
 
-/** Every live descendant of `pid` (children of all its threads, recursively). */
-function descendants(pid: number): number[] {
+/** The live children of `pid` (of all its threads). */
+function directChildren(pid: number): number[] {
   const out: number[] = [];
   let tasks: string[] = [];
   try {
@@ -34,15 +34,18 @@ function descendants(pid: number): number[] {
     return out;
   }
   for (const tid of tasks) {
-    let children = '';
     try {
-      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+      out.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number));
     } catch {
       continue;
     }
-    for (const child of children.split(/\s+/).filter(Boolean).map(Number)) out.push(child, ...descendants(child));
   }
   return out;
+}
+
+/** Every live descendant of `pid` (children of all its threads, recursively). */
+function descendants(pid: number): number[] {
+  return directChildren(pid).flatMap((child) => [child, ...descendants(child)]);
 }
 
 /** The extraction children among `pid`'s descendants (not the pool's orphan guard, a shell). */
@@ -167,6 +170,26 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
     expect(await caught).toMatchObject({ code: 'CANCELLED', retryable: true });
   });
 
+  it('keeps quick documents on the child that has read before, and starts the second child once a job waits long enough', async () => {
+    const quickPairs = async (p: PdfExtractor) => {
+      const docs = await goodPdfs(5);
+      // One alone first: a child has now read a document.
+      await p.extract({ bytes: docs[0] as Uint8Array }, LIMITS);
+      for (const pair of [docs.slice(1, 3), docs.slice(3, 5)]) {
+        const texts = await Promise.all(pair.map((bytes) => p.extract({ bytes }, LIMITS).then((d) => d.pages[0]?.lines[0]?.text)));
+        expect(texts).toHaveLength(2);
+      }
+      return extractionChildren(process.pid).length;
+    };
+    // Each second document of a pair waits for the busy child (far under the ten minutes).
+    pool = createExtractionPool({ size: 2, spareSlots: 0, spreadAfterMs: 600_000, timeoutMs: 120_000, maxHeapMb: 512 });
+    expect(await quickPairs(pool)).toBe(1);
+    await pool.close();
+    // Spreading at once: the second document of the first pair starts the second child.
+    pool = createExtractionPool({ size: 2, spareSlots: 0, spreadAfterMs: 0, timeoutMs: 120_000, maxHeapMb: 512 });
+    expect(await quickPairs(pool)).toBe(2);
+  });
+
   it('stops a document that uses more than its CPU budget with EXTRACT_TIMEOUT, and the next one still runs', async () => {
     pool = createExtractionPool({ size: 1, spareSlots: 0, timeoutMs: 120_000, maxHeapMb: 512, deadline: { baseMs: 1000, perMibMs: 0, perPageMs: 0 } });
     const err = await pool.extract({ bytes: manyPagesPdf(20_000) }, LIMITS).catch((e: unknown) => e);
@@ -227,10 +250,12 @@ describe.skipIf(!hasProc)('extraction children under hostile PDFs', () => {
 
   it('refuses an already aborted signal without starting anything', async () => {
     pool = createExtractionPool({ size: 1, timeoutMs: 120_000, maxHeapMb: 512 });
-    // What a pool starts: extraction children and its orphan guard's shell. Only those count: on a
-    // loaded machine (npm run test:loaded) another process of this test worker once appeared meanwhile.
+    // What a pool starts, as this process's own children: extraction children and its orphan
+    // guard's shell. Not their descendants: a guard shell still reading the previous test's
+    // removals forks a subshell for each (same command line), and under load (npm run test:loaded)
+    // one of those once appeared meanwhile.
     const poolProcesses = () =>
-      descendants(process.pid).filter((pid) => {
+      directChildren(process.pid).filter((pid) => {
         try {
           const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
           return cmd.includes('extract-child-entry') || cmd.includes('pids=');

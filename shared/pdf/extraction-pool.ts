@@ -4,7 +4,8 @@ import type { ExtractedDocument } from '../domain/index.ts';
 import { PermanentError, RetryableError } from '../errors.ts';
 import { childEntryPath, childEnv, childExecArgv } from './child-bootstrap.ts';
 import { extractDeadlineMs } from './extract-deadline.ts';
-import { DEFAULT_MAX_JOBS_PER_CHILD, DEFAULT_SPARE_SLOTS, type ExtractionPoolOptions } from './extraction-pool-options.ts';
+import { chooseChild } from './child-choice.ts';
+import { DEFAULT_MAX_JOBS_PER_CHILD, DEFAULT_SPARE_SLOTS, DEFAULT_SPREAD_AFTER_MS, type ExtractionPoolOptions } from './extraction-pool-options.ts';
 import type { ExtractInput, ExtractLimits } from './limits.ts';
 import { readCpuMs, readRss } from './process-memory.ts';
 import type { PdfExtractor } from './pdf-extractor.ts';
@@ -26,6 +27,8 @@ interface Task {
   reject: (err: Error) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  /** When it was queued (Date.now()). */
+  queuedAt: number;
 }
 
 interface Running {
@@ -67,12 +70,15 @@ function cancelled(): RetryableError {
  * times out, is cancelled, runs out of memory or dies
  * fails only its own job and is replaced. Starting a child (loading pdf.js, ~0.5–1 s) is paid
  * once per child rather than once per document; a child is recycled after `maxJobsPerChild` jobs
- * or as soon as a job left it holding more than half its memory limit.
+ * or as soon as a job left it holding more than half its memory limit. Jobs gather on the children
+ * that have done work (child-choice.ts): a stream of quick documents one child keeps up with never
+ * pays a second child's warm-up.
  */
 export function createExtractionPool(options: ExtractionPoolOptions): PdfExtractor {
   const size = Math.max(1, options.size ?? 2);
   const spareSlots = Math.max(0, options.spareSlots ?? DEFAULT_SPARE_SLOTS);
   const slowAfterMs = options.slowAfterMs ?? 3000;
+  const spreadAfterMs = options.spreadAfterMs ?? DEFAULT_SPREAD_AFTER_MS;
   const maxJobs = options.maxJobsPerChild ?? DEFAULT_MAX_JOBS_PER_CHILD;
   const maxRssMb = options.maxRssMb ?? 448;
   const maxRss = maxRssMb * MB;
@@ -276,26 +282,23 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
     watch.unref();
   }
 
-  function allRegularSlow(): boolean {
+  /** The child that takes the head of the queue (started if need be), or none yet. */
+  function freeSlot(head: Task): Slot | undefined {
     const now = Date.now();
-    const regular = slots.filter((s) => !s.spare);
-    // A child still starting up is not slow: a burst of jobs at start-up must not wake the spare.
-    return regular.length >= size && regular.every((s) => s.current && s.current.startedAt !== null && now - s.current.startedAt >= slowAfterMs);
-  }
-
-  function freeSlot(): Slot | undefined {
-    const regular = slots.filter((s) => !s.spare);
-    const idleRegular = regular.find((s) => !s.current);
-    if (idleRegular) return idleRegular;
-    if (regular.length < size) return spawn(false);
-    if (!allRegularSlow()) return undefined;
-    const spares = slots.filter((s) => s.spare);
-    return spares.find((s) => !s.current) ?? (spares.length < spareSlots ? spawn(true) : undefined);
+    const views = slots.map((s) => ({
+      spare: s.spare,
+      busy: s.current !== null,
+      jobs: s.jobs,
+      runningMs: s.current?.startedAt == null ? null : now - s.current.startedAt,
+    }));
+    const choice = chooseChild(views, { size, spareSlots, slowAfterMs, spreadAfterMs, waitedMs: now - head.queuedAt, part: head.input.part !== undefined });
+    if (!choice) return undefined;
+    return 'take' in choice ? slots[choice.take] : spawn(choice.spawn === 'spare');
   }
 
   function pump(): void {
     while (queue.length && !closed) {
-      const slot = freeSlot();
+      const slot = freeSlot(queue[0] as Task);
       if (!slot) return;
       const task = queue.shift() as Task;
       slot.current = { id: nextId++, task, timer: null, startedAt: null, cpuAtStart: null, pages: null };
@@ -323,7 +326,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): PdfExtract
       // Refuse oversize files before paying for a child (and the copy).
       if (bytes > limits.maxBytes) return Promise.reject(new PermanentError('TOO_LARGE', `PDF is ${bytes} bytes, over the ${limits.maxBytes}-byte limit`));
       return new Promise<ExtractedDocument>((resolve, reject) => {
-        const task: Task = { input, limits, resolve, reject, signal, onAbort: () => abort(task) };
+        const task: Task = { input, limits, resolve, reject, signal, onAbort: () => abort(task), queuedAt: Date.now() };
         signal?.addEventListener('abort', task.onAbort, { once: true });
         queue.push(task);
         pump();

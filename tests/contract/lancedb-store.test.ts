@@ -430,6 +430,41 @@ describe('lancedb adapter specifics', () => {
   });
 
 
+  it("counts a document's chunks exactly across its own commits (carried, no scan), another instance's and deletes", async () => {
+    const dir = tempDir();
+    const a = await createLanceDbStore({ dir });
+    const b = await createLanceDbStore({ dir });
+    await a.ensureSchema({ dimension: DIM, model: MODEL });
+    const chunks = (doc: typeof DOC_A | typeof DOC_B, version: string, tag: string, n: number) =>
+      Array.from({ length: n }, (_, i) => makeChunk({ doc, version, section: tag, body: `${tag} passage ${i}`, vector: [1, i, 0, 1] }));
+    const count = (s: typeof a, doc: string) => s.countChunks(eq('doc_id', doc));
+    // The first chunk commit builds the full-text index (a commit of its own): counts settle after it.
+    await a.upsertChunks(chunks(DOC_B, VERSION.b1, 'seed', 1));
+    for (let i = 0; i < 3; i++) expect(await count(a, DOC_A)).toBe(0);
+    const first = chunks(DOC_A, VERSION.a1, 'one', 3);
+    await a.upsertChunks(first);
+    expect(await count(a, DOC_A)).toBe(3);
+    // Two of the same ids again: still three, not two.
+    await a.upsertChunks(first.slice(0, 2));
+    expect(await count(a, DOC_A)).toBe(3);
+    // Another instance commits, then this one: its own commit must not carry counts over the other's.
+    await b.upsertChunks(chunks(DOC_B, VERSION.b1, 'other', 4));
+    await a.upsertChunks(chunks(DOC_A, VERSION.a2, 'two', 2));
+    expect(await count(a, DOC_B)).toBe(5);
+    expect(await count(a, DOC_A)).toBe(5);
+    await a.deleteByDoc(DOC_A, { exceptVersion: VERSION.a2 });
+    expect(await count(a, DOC_A)).toBe(2);
+    await b.deleteByDoc(DOC_A);
+    expect(await count(a, DOC_A)).toBe(0);
+    await a.upsertChunks(first);
+    expect(await count(a, DOC_A)).toBe(3);
+    await a.deleteByDoc(DOC_A);
+    expect(await count(a, DOC_A)).toBe(0);
+    expect(await count(b, DOC_B)).toBe(5);
+    await a.close();
+    await b.close();
+  });
+
   it("with a search lag, searches see another process's writes only after the lag, their own at once; counts and reads by id never lag", async () => {
     const dir = tempDir();
     const writer = await createLanceDbStore({ dir });

@@ -1,7 +1,9 @@
+import type * as lancedb from '@lancedb/lancedb';
 import type { ChunkField, ChunkIndex, AggregateBucket, AggregateField, HybridHit, HybridQuery, ScanQuery, ScannedChunk, StoredChunk } from '../chunk-index.ts';
 import type { Filter } from '../filter.ts';
 import { checkAggregateField, checkHybridQuery, checkScanFields, checkVector, sortBuckets, validChunks } from '../validation.ts';
 import { scanChunkTable } from './chunk-scan.ts';
+import { DocChunkCounts, rowsPerDoc } from './doc-counts.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
 import { countMatching, hybridSearch, readRowsById } from './hybrid-search.ts';
 import type { LanceDocumentTable } from './lance-document-table.ts';
@@ -22,6 +24,8 @@ export class LanceChunkIndex implements ChunkIndex {
    * commit per batch of up to `writeBatchSize` rows; the index catches up in the background.
    */
   private readonly commits: GroupCommit<StoredChunk>;
+  /** Chunks per document, carried across this process's commits (the upsert stage's question). */
+  private readonly docCounts = new DocChunkCounts();
 
   constructor(
     private readonly s: LanceStoreState,
@@ -55,6 +59,7 @@ export class LanceChunkIndex implements ChunkIndex {
       if (chunks) {
         const result = await withConflictRetry('deleteByDoc', () => chunks.delete(predicate));
         deletedChunks = result.numDeletedRows;
+        this.docCounts.deleted(result.version, docId, opts.exceptVersion === undefined);
         await guarded('deleteByDoc', () => this.s.searchView.advance());
       }
       if (opts.exceptVersion === undefined) await this.documents.deleteRow(docId);
@@ -116,8 +121,27 @@ export class LanceChunkIndex implements ChunkIndex {
     const where = filterToSql(filter);
     return guarded('countChunks', async () => {
       const table = await this.s.tables.open(CHUNKS_TABLE);
-      return table ? countMatching(table, where, this.s.caches.at(await table.version()).counts) : 0;
+      if (!table) return 0;
+      const version = await table.version();
+      if (filter?.op === 'eq' && filter.field === 'doc_id') return this.countOfDoc(table, String(filter.value), version, where as string);
+      return countMatching(table, where, this.s.caches.at(version).counts);
     });
+  }
+
+  /** One document's chunks: from the carried counts, else a scan that rebuilds them, else a count. */
+  private async countOfDoc(table: lancedb.Table, docId: string, version: number, where: string): Promise<number> {
+    const known = this.docCounts.lookup(docId, version);
+    if (known !== undefined) return known;
+    if (!this.docCounts.shouldRebuild(version)) return countMatching(table, where, this.s.caches.at(version).counts);
+    const counts = new Map<string, number>();
+    for await (const batch of table.query().select(['doc_id'])) {
+      const column = batch.getChild('doc_id');
+      if (!column) continue;
+      for (const value of column) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
+    }
+    // The scan read one version at or after `version`: kept only when nothing was committed meanwhile.
+    if ((await table.version()) === version) this.docCounts.rebuilt(version, counts);
+    return counts.get(docId) ?? 0;
   }
 
   async listChunkIds(docId: string): Promise<{ chunk_id: string; version: string }[]> {
@@ -146,8 +170,10 @@ export class LanceChunkIndex implements ChunkIndex {
     const dimension = (await guarded('upsertChunks', () => this.s.tables.dimension(table))) as number;
     const size = this.s.settings.writeBatchSize;
     for (let start = 0; start < all.length; start += size) {
-      const data = await guarded('upsertChunks', async () => chunksToArrow(all.slice(start, start + size), dimension));
-      await withConflictRetry('upsertChunks', () => table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
+      const slice = all.slice(start, start + size);
+      const data = await guarded('upsertChunks', async () => chunksToArrow(slice, dimension));
+      const result = await withConflictRetry('upsertChunks', () => table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
+      this.docCounts.committed(result.version, rowsPerDoc(slice));
     }
   }
 

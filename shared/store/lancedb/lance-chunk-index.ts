@@ -26,6 +26,8 @@ export class LanceChunkIndex implements ChunkIndex {
   private readonly commits: GroupCommit<StoredChunk>;
   /** Chunks per document, carried across this process's commits (the upsert stage's question). */
   private readonly docCounts = new DocChunkCounts();
+  /** This instance has committed chunks: only a writer keeps {@link docCounts} (a reader's would never be carried). */
+  private wrote = false;
 
   constructor(
     private readonly s: LanceStoreState,
@@ -123,7 +125,7 @@ export class LanceChunkIndex implements ChunkIndex {
       const table = await this.s.tables.open(CHUNKS_TABLE);
       if (!table) return 0;
       const version = await table.version();
-      if (filter?.op === 'eq' && filter.field === 'doc_id') return this.countOfDoc(table, String(filter.value), version, where as string);
+      if (this.wrote && filter?.op === 'eq' && filter.field === 'doc_id') return this.countOfDoc(table, String(filter.value), version, where as string);
       return countMatching(table, where, this.s.caches.at(version).counts);
     });
   }
@@ -174,6 +176,7 @@ export class LanceChunkIndex implements ChunkIndex {
       const data = await guarded('upsertChunks', async () => chunksToArrow(slice, dimension));
       const result = await withConflictRetry('upsertChunks', () => table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
       this.docCounts.committed(result.version, rowsPerDoc(slice));
+      this.wrote = true;
     }
   }
 

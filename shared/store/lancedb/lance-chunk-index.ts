@@ -13,6 +13,20 @@ import { createGroupCommit, withConflictRetry, type GroupCommit } from './write-
 
 const byChunkId = (a: { chunk_id: string }, b: { chunk_id: string }) => (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0);
 
+/** Rows per value of `column` among those `query` reads: LanceDB has no GROUP BY, and one projected column streamed and counted here is cheap. */
+async function countByValue(query: lancedb.Query, column: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for await (const batch of query.select([column])) {
+    const values = batch.getChild(column);
+    if (!values) continue;
+    for (const value of values) {
+      const key = String(value);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
 /**
  * The chunk index on LanceDB: the `chunks` table with its full-text, scalar and (once large
  * enough) vector indexes. Searches and aggregates read through the search view; counts, reads by
@@ -89,18 +103,8 @@ export class LanceChunkIndex implements ChunkIndex {
     return guarded('aggregate', async () => {
       const table = await this.s.searchView.table();
       if (!table) return [];
-      // LanceDB has no GROUP BY; one projected column streamed and counted here is cheap.
-      let query = table.query().select([groupBy satisfies AggregateField]);
-      if (where) query = query.where(where);
-      const counts = new Map<string, number>();
-      for await (const batch of query) {
-        const column = batch.getChild(groupBy);
-        if (!column) continue;
-        for (const value of column) {
-          const key = String(value);
-          counts.set(key, (counts.get(key) ?? 0) + 1);
-        }
-      }
+      const query = table.query();
+      const counts = await countByValue(where ? query.where(where) : query, groupBy satisfies AggregateField);
       return sortBuckets([...counts].map(([value, count]) => ({ value, count })));
     });
   }
@@ -135,12 +139,7 @@ export class LanceChunkIndex implements ChunkIndex {
     const known = this.docCounts.lookup(docId, version);
     if (known !== undefined) return known;
     if (!this.docCounts.shouldRebuild(version)) return countMatching(table, where, this.s.caches.at(version).counts);
-    const counts = new Map<string, number>();
-    for await (const batch of table.query().select(['doc_id'])) {
-      const column = batch.getChild('doc_id');
-      if (!column) continue;
-      for (const value of column) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
-    }
+    const counts = await countByValue(table.query(), 'doc_id');
     // The scan read one version at or after `version`: kept only when nothing was committed meanwhile.
     if ((await table.version()) === version) this.docCounts.rebuilt(version, counts);
     return counts.get(docId) ?? 0;

@@ -237,6 +237,11 @@ describe('lancedb adapter specifics', () => {
     const wide = await plan("lang = 'en' AND section = 'en'");
     expect(wide).toContain('ANNSubIndex');
     expect(wide).toContain('@section_idx(BTree)');
+    // A few documents' chunks (a question naming them, the answerer's table search): the exact scan
+    // reads only their rows, found through the doc_id B-tree.
+    const named = await plan(`doc_id IN ('${DOC_A}')`);
+    expect(named).toContain('KNNVectorDistance');
+    expect(named).toContain('@doc_id_idx(BTree)');
     table.close();
     db.close();
     // Either way the search finds the same rows the filter allows.

@@ -138,11 +138,11 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
   }
 }
 
-/** One `quarry dev` process: every worker, documents registered and carried through the queues. */
 /**
- * `files` through every stage worker, counted from the moment every worker is ready (its
- * extraction children started and pdf.js loaded: `bench coldstart` measures that), so the figure
- * is what pages cost, not start-up. With `warmup`, those files are ingested first, uncounted.
+ * One `quarry dev` process: every worker, `files` registered and carried through the queues,
+ * counted from the moment every worker is ready (its extraction children started and pdf.js
+ * loaded: `bench coldstart` measures that), so the figure is what pages cost, not start-up. With
+ * `warmup`, those files are ingested first, uncounted.
  */
 async function queued(
   root: string,

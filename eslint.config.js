@@ -7,6 +7,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // `total += await f()` reads `total` before the await: lanes running side by side each
+          // add to the value they read, and all but one addition is lost.
+          selector: 'AssignmentExpression[operator=/^(\\+|-|\\*|\\/|%|\\*\\*)=$/] > .right AwaitExpression, AssignmentExpression[operator=/^(\\+|-|\\*|\\/|%|\\*\\*)=$/] > AwaitExpression.right',
+          message: 'A compound assignment of an await reads its target before awaiting (concurrent updates are lost): await into a const, then assign.',
+        },
+      ],
     },
   },
   {

@@ -127,8 +127,11 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
           continue; // failed documents count as the queued run counts them: no pages, no chunks
         }
         const s = await ports.status.get(doc.docId);
+        // Read before adding: `chunks += await …` would add to the total as it was before the
+        // await, losing what the other lanes added meanwhile (in-process chunks/s read ~10× low).
+        const held = await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: doc.docId });
         pages += s?.pageCount ?? 0;
-        chunks += await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: doc.docId });
+        chunks += held;
       }
     };
     await Promise.all(Array.from({ length: config.worker.concurrency * UPSERT_CONCURRENCY_FACTOR }, lane));

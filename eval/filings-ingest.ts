@@ -136,8 +136,10 @@ export async function ingestFilings(opts: IngestFilingsOptions): Promise<Ingeste
       const { file, ...job } = doc;
       try {
         await runStageOnce(INGEST_WORKERS.upsert, job, p, stageLog);
-        pages += (await p.status.get(job.docId))?.pageCount ?? 0;
-        chunks += await p.store.countChunks({ op: 'eq', field: 'doc_id', value: job.docId });
+        const status = await p.status.get(job.docId);
+        const held = await p.store.countChunks({ op: 'eq', field: 'doc_id', value: job.docId });
+        pages += status?.pageCount ?? 0;
+        chunks += held;
         indexed.push({ file, docId: job.docId, version: job.version });
       } catch (err) {
         failed.push({ file, error: err instanceof Error ? err.message : String(err) });

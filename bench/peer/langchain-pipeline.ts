@@ -169,14 +169,18 @@ export async function createLangChainPeer(opts: LangChainPeerOptions): Promise<L
         }
         // The PDF's page count, not the pages with text: pages/s must count what Quarry counts.
         pages += totalPagesOf(docs[0]) ?? docs.length;
-        chunks += await add(file.docId, await splitter.splitDocuments(docs), pageOf);
+        const added = await add(file.docId, await splitter.splitDocuments(docs), pageOf);
+        chunks += added;
       }
       await flush();
       return { documents: files.length - failed.length, pages, chunks, failed };
     },
     async indexTexts(docs) {
       let chunks = 0;
-      for (const doc of docs) chunks += await add(doc.docId, await splitter.createDocuments([doc.text]), () => 0);
+      for (const doc of docs) {
+        const added = await add(doc.docId, await splitter.createDocuments([doc.text]), () => 0);
+        chunks += added;
+      }
       await flush();
       return { documents: docs.length, pages: 0, chunks, failed: [] };
     },

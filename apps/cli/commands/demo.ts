@@ -45,7 +45,8 @@ export async function clearPrefix(redis: Redis, prefix: string): Promise<number>
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', everyKeyPattern(prefix), 'COUNT', 500);
     cursor = next;
-    if (keys.length) removed += await redis.unlink(...keys);
+    const unlinked = keys.length ? await redis.unlink(...keys) : 0;
+    removed += unlinked;
   } while (cursor !== '0');
   return removed;
 }

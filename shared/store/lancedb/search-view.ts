@@ -43,7 +43,10 @@ export function openSearchView(
       const connection = await db;
       // Absence is not cached: another process may create the table.
       if (!(await connection.tableNames()).includes(name)) return null;
-      handle ??= await connection.openTable(name);
+      const opened = await connection.openTable(name);
+      // Searches that arrive together before the first open both get here: one handle is kept.
+      if (handle) opened.close();
+      else handle = opened;
       return handle;
     },
     async advance() {

@@ -47,13 +47,6 @@ export interface CorpusFigures {
   pagesPerSecPerCore: number | null;
   /** `cpuMsPerPage.quarry` by part: the main thread, its other threads (LanceDB, file I/O), the extraction children, Redis. */
   cpuMsPerPageByPart: CpuParts | null;
-  /**
-   * The same cost once warm: the same files through a pipeline that has just ingested other PDFs
-   * (its processes and extraction children past their JIT warm-up, as in a long-running
-   * deployment), against unpdf reading them in a process that has just read those PDFs too. The
-   * figures above are of freshly started processes. Null without warm-up files or /proc.
-   */
-  warm: { cpuMsPerPage: { quarry: number; unpdf: number }; cpuRatio: number; cpuMsPerPageByPart: CpuParts | null } | null;
 }
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -141,27 +134,14 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
   }
 }
 
-/**
- * One `quarry dev` process: every worker, `files` registered and carried through the queues,
- * counted from the moment every worker is ready (its extraction children started and pdf.js
- * loaded: `bench coldstart` measures that), so the figure is what pages cost, not start-up. With
- * `warmup`, those files are ingested first, uncounted.
- */
-async function queued(
-  root: string,
-  redisUrl: string,
-  files: readonly string[],
-  warmup: readonly string[] = [],
-): Promise<{ pages: number; chunks: number; ms: number; cpuMs: number | null; parts: CpuParts | null }> {
+/** One `quarry dev` process: every worker, documents registered and carried through the queues. */
+async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<{ pages: number; chunks: number; ms: number; cpuMs: number | null; parts: CpuParts | null }> {
   const config = benchConfig(root, redisUrl, `queued-${Date.now()}`);
   const service = await startService(config, { workers: Object.values(INGEST_WORKERS), watch: false });
   try {
+    // Counted from the moment every worker is ready (its extraction children started and pdf.js
+    // loaded: `bench coldstart` measures that), so the figure is what pages cost, not start-up.
     await service.workers?.ready;
-    if (warmup.length > 0) {
-      const warming = await register(service.ports, config, warmup);
-      await awaitSettled(service.ports.status, warming.map((d) => d.docId), { timeoutMs: 1_800_000, intervalMs: 25 });
-      await waitForDrained(service.ports.queues, 60_000, 10);
-    }
     // The whole tree: stage workers here, their extraction children, the private redis-server.
     const cpu0 = treeCpuMs();
     const parts0 = treeCpuPartsMs();
@@ -192,25 +172,8 @@ const perPart = (p: CpuParts, pages: number): CpuParts => {
   return { mainThread: r(p.mainThread), otherThreads: r(p.otherThreads), children: r(p.children), redis: r(p.redis) };
 };
 
-/** {@link CorpusFigures.warm}: unpdf and the queued pipeline each read `warmup` first, uncounted. */
-async function warmCost(root: string, redisUrl: string, files: readonly string[], warmup: readonly string[]): Promise<CorpusFigures['warm']> {
-  await unpdfOnly(warmup);
-  const raw = await unpdfOnly(files);
-  const q = await queued(root, redisUrl, files, warmup);
-  if (q.cpuMs === null) return null;
-  const cost = pageCost({ cpuMs: q.cpuMs, pages: q.pages }, { cpuMs: raw.cpuMs, pages: raw.pages });
-  return {
-    cpuMsPerPage: { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage },
-    cpuRatio: cost.cpuRatio,
-    cpuMsPerPageByPart: q.parts && q.pages > 0 ? perPart(q.parts, q.pages) : null,
-  };
-}
-
-/**
- * Runs the measurements on one set of files; `rss: false` skips the per-stage processes, and
- * `warmup` (other PDFs) gives the warm cost ({@link CorpusFigures.warm}).
- */
-export async function benchCorpus(files: readonly string[], opts: { rss?: boolean; warmup?: readonly string[] } = {}): Promise<CorpusFigures> {
+/** Runs the measurements on one set of files; `rss: false` skips the per-stage processes. */
+export async function benchCorpus(files: readonly string[], opts: { rss?: boolean } = {}): Promise<CorpusFigures> {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
   const redis = await startRedisServer({ dir: path.join(root, 'redis') });
   try {
@@ -221,7 +184,6 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
     const rssEnv = benchEnv(root, redis.url, `rss-${Date.now()}`);
     const rss = opts.rss === false ? null : await peakRssByStage(loadConfig({ ...process.env, ...rssEnv }), rssEnv, files);
     const cost = q.cpuMs === null ? null : pageCost({ cpuMs: q.cpuMs, pages: q.pages }, { cpuMs: raw.cpuMs, pages: raw.pages });
-    const warm = opts.warmup?.length ? await warmCost(root, redis.url, files, opts.warmup) : null;
     return {
       files: files.length,
       pages: q.pages,
@@ -240,7 +202,6 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       cpuRatio: cost?.cpuRatio ?? null,
       pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,
       cpuMsPerPageByPart: q.parts && q.pages > 0 ? perPart(q.parts, q.pages) : null,
-      warm,
     };
   } finally {
     await redis.stop();

@@ -19,21 +19,16 @@ function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
-/** Generated PDFs a pipeline reads before the warm measurement (other seed, other names). */
-const WARMUP_FILES = 60;
-
 async function ingestBench(opts: { files: number; rss: boolean }): Promise<Record<string, unknown>> {
   const loadAtStart = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   // Each corpus: Quarry's figures, then the LangChain.js peer on the same files (never both at once).
   const figures: Record<string, (CorpusFigures & { peer: PeerFigures }) | string> = {};
+  if (existsSync(FREECULTURE)) figures.freeculture = { ...(await benchCorpus([FREECULTURE], opts)), peer: await benchPeer([FREECULTURE]) };
+  else figures.freeculture = 'skipped: ../shared/pdfs/robustness/freeculture.pdf is not present';
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-corpus-'));
   try {
-    const warmup = (await generateCorpus(path.join(dir, 'warmup'), { count: WARMUP_FILES, seed: 100 })).files;
-    const measure = { ...opts, warmup };
-    if (existsSync(FREECULTURE)) figures.freeculture = { ...(await benchCorpus([FREECULTURE], measure)), peer: await benchPeer([FREECULTURE]) };
-    else figures.freeculture = 'skipped: ../shared/pdfs/robustness/freeculture.pdf is not present';
-    const { files } = await generateCorpus(path.join(dir, 'measured'), { count: opts.files, seed: 200 });
-    figures[`generated${opts.files}`] = { ...(await benchCorpus(files, measure)), peer: await benchPeer(files) };
+    const { files } = await generateCorpus(dir, { count: opts.files, seed: 200 });
+    figures[`generated${opts.files}`] = { ...(await benchCorpus(files, opts)), peer: await benchPeer(files) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -98,11 +93,6 @@ function print(result: Record<string, unknown>): void {
       console.log(`  CPU per page             Quarry ${c.cpuMsPerPage.quarry} ms, unpdf alone ${c.cpuMsPerPage.unpdf} ms: ratio ${c.cpuRatio} (${c.pagesPerSecPerCore} pages per CPU-second)`);
       const b = c.cpuMsPerPageByPart;
       if (b) console.log(`    by part                main thread ${b.mainThread}, other threads ${b.otherThreads}, extraction children ${b.children}, Redis ${b.redis} ms`);
-    }
-    if (c.warm) {
-      const w = c.warm;
-      const b = w.cpuMsPerPageByPart;
-      console.log(`  CPU per page, warm       Quarry ${w.cpuMsPerPage.quarry} ms, unpdf alone ${w.cpuMsPerPage.unpdf} ms: ratio ${w.cpuRatio}${b ? ` (main thread ${b.mainThread}, other threads ${b.otherThreads}, children ${b.children}, Redis ${b.redis})` : ''}`);
     }
     console.log(`  drop-to-searchable       p50 ${c.dropToSearchableP50Ms ?? '–'} ms, p95 ${c.dropToSearchableP95Ms ?? '–'} ms`);
     if (c.peakRssMbByStage) {

@@ -119,12 +119,11 @@ async function inProcess(root: string, redisUrl: string, files: readonly string[
         } catch {
           continue; // failed documents count as the queued run counts them: no pages, no chunks
         }
+        // Pages and chunks from the status record, as the queued run counts them (no store read
+        // inside the timed loop that the queued run does not make).
         const s = await ports.status.get(doc.docId);
-        // Read before adding: `chunks += await …` would add to the total as it was before the
-        // await, losing what the other lanes added meanwhile (in-process chunks/s read ~10× low).
-        const held = await ports.store.countChunks({ op: 'eq', field: 'doc_id', value: doc.docId });
         pages += s?.pageCount ?? 0;
-        chunks += held;
+        chunks += s?.chunkCount ?? 0;
       }
     };
     await Promise.all(Array.from({ length: config.worker.concurrency * UPSERT_CONCURRENCY_FACTOR }, lane));

@@ -1,5 +1,8 @@
 import tseslint from 'typescript-eslint';
 
+/** `+=`, `-=`, `*=`, `/=`, `%=`, `**=`: assignments that read their target first. */
+const ARITHMETIC_ASSIGNMENT = 'AssignmentExpression[operator=/^(\\+|-|\\*|\\/|%|\\*\\*)=$/]';
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.quarry/**', 'examples/docs/**', 'dist/**', 'apps/web/dist/**'] },
   ...tseslint.configs.recommended,
@@ -12,7 +15,7 @@ export default tseslint.config(
         {
           // `total += await f()` reads `total` before the await: lanes running side by side each
           // add to the value they read, and all but one addition is lost.
-          selector: 'AssignmentExpression[operator=/^(\\+|-|\\*|\\/|%|\\*\\*)=$/] > .right AwaitExpression, AssignmentExpression[operator=/^(\\+|-|\\*|\\/|%|\\*\\*)=$/] > AwaitExpression.right',
+          selector: `${ARITHMETIC_ASSIGNMENT} > AwaitExpression.right, ${ARITHMETIC_ASSIGNMENT} > .right AwaitExpression`,
           message: 'A compound assignment of an await reads its target before awaiting (concurrent updates are lost): await into a const, then assign.',
         },
       ],

@@ -73,6 +73,13 @@ export const ConfigSchema = z.object({
   LANCEDB_SEARCH_IDLE_AFTER_MS: int(0, 86_400_000).default(30_000),
   /** LanceDB: largest share of the time those refreshes may take under steady writes, in (0, 1]. @defaultValue 1 */
   LANCEDB_REFRESH_MAX_SHARE: z.coerce.number().gt(0).max(1).default(1),
+  /**
+   * LanceDB: a searched store folds its recent rows into the chunks table's full-text index once a
+   * writing process has written this many rows since its last fold, or the first of them is
+   * LANCEDB_FOLD_AFTER_MS old (each fold costs ~1–2 s of CPU at 100k chunks). @defaultValue 1000, 30000
+   */
+  LANCEDB_FOLD_AFTER_ROWS: int(1, 10_000_000).default(1_000),
+  LANCEDB_FOLD_AFTER_MS: int(0, 86_400_000).default(30_000),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */
@@ -246,6 +253,7 @@ export type VectorStoreSettings =
       refreshPacing: { minIntervalMs: number; maxShare: number };
       commitLingerMs: number;
       searchIdleAfterMs: number;
+      foldAfter: { rows: number; ms: number };
     }
   | {
       kind: 'weaviate';
@@ -341,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
             refreshPacing: { minIntervalMs: c.LANCEDB_REFRESH_MIN_INTERVAL_MS, maxShare: c.LANCEDB_REFRESH_MAX_SHARE },
             commitLingerMs: c.LANCEDB_COMMIT_LINGER_MS,
             searchIdleAfterMs: c.LANCEDB_SEARCH_IDLE_AFTER_MS,
+            foldAfter: { rows: c.LANCEDB_FOLD_AFTER_ROWS, ms: c.LANCEDB_FOLD_AFTER_MS },
           },
     embedder: {
       provider: c.EMBEDDER,

@@ -10,7 +10,7 @@ import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import { META_TABLE } from '../../shared/store/lancedb/embedder-table.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
 import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
-import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES, chunksToArrow } from '../../shared/store/lancedb/schema.ts';
+import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, RECENT_TABLE, SCALAR_INDEXES, chunksToArrow } from '../../shared/store/lancedb/schema.ts';
 import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
 import { createVectorStore } from '../../shared/store/index.ts';
@@ -23,17 +23,23 @@ const tempDir = tempDirs('quarry-lancedb-');
 
 runVectorStoreContract('lancedb', async () => createLanceDbStore({ dir: tempDir() }));
 
-/** Stats of one index of the chunks table, read as another process would. */
-async function chunkIndexStats(dir: string, index: string) {
+/** What `read` finds in one table of the store, read as another process would. */
+async function readTable<T>(dir: string, name: string, read: (table: lancedb.Table) => Promise<T>): Promise<T> {
   const db = await lancedb.connect(dir);
-  const table = await db.openTable(CHUNKS_TABLE);
-  const stats = await table.indexStats(index);
-  table.close();
-  db.close();
-  return stats;
+  const table = await db.openTable(name);
+  try {
+    return await read(table);
+  } finally {
+    table.close();
+    db.close();
+  }
 }
 
+/** Stats of one index of the chunks table. */
+const chunkIndexStats = (dir: string, index: string) => readTable(dir, CHUNKS_TABLE, (t) => t.indexStats(index));
 const unindexedRows = async (dir: string) => (await chunkIndexStats(dir, FTS_INDEX))?.numUnindexedRows ?? -1;
+const recentRows = (dir: string) => readTable(dir, RECENT_TABLE, (t) => t.countRows());
+const recentUnindexedRows = async (dir: string) => (await readTable(dir, RECENT_TABLE, (t) => t.indexStats(FTS_INDEX)))?.numUnindexedRows ?? -1;
 const vectorIndexSegments = async (dir: string) => (await chunkIndexStats(dir, VECTOR_INDEX))?.numIndices ?? 0;
 
 function manyChunks(n: number, tag: string) {
@@ -52,48 +58,75 @@ describe('lancedb adapter specifics', () => {
     await store.close();
   });
 
-  it('rows the full-text index has not folded in yet are searched by a scan, and never cut off by indexed rows', async () => {
+  it('rows the full-text index has not taken in are searched from the recent rows, best first; rows written around the store once a fold takes them in', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir, candidateFloor: 5 });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(120, 'early'));
+    expect(await recentRows(dir)).toBe(120);
     await store.optimize();
+    // The fold took every row into the chunks table's index and dropped the recent rows it covers.
     expect(await unindexedRows(dir)).toBe(0);
-    // Another writer's row, committed with no refresh after it: only a scan can find it. Older
-    // indexed rows match the query too; the fresh, best-matching row must still come first
-    // (LanceDB 0.31 applied the keyword limit to indexed rows before merging unindexed ones).
+    expect(await recentRows(dir)).toBe(0);
+    // Another process's row, its fold far off: only the recent rows hold it in an index. Older
+    // indexed rows match the query too; the fresh, best-matching row must still come first.
+    const writer = await createLanceDbStore({ dir, searchIdleAfterMs: 0, foldAfter: { rows: 1_000, ms: 600_000 } });
     const fresh = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'late', body: 'late passage 출산 장려금 late late', vector: [1, 0, 0, 1] });
-    const db = await lancedb.connect(dir);
-    const table = await db.openTable(CHUNKS_TABLE);
-    await table.add(chunksToArrow([fresh], DIM));
+    await writer.upsertChunks([fresh]);
     expect(await unindexedRows(dir)).toBe(1);
     const hits = await store.hybrid({ text: 'late passage 출산장려금', vector: [1, 0, 0, 0], alpha: 0, limit: 3 });
     expect(hits[0]?.chunk.chunk_id).toBe(fresh.chunk_id);
+    // A row committed around the store has no recent row: the keyword side finds it once a fold
+    // has taken it into the index (the vector side scans it at once).
+    const stray = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'stray', body: 'stray wanderer', vector: [0, 0, 1, 1] });
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable(CHUNKS_TABLE);
+    await table.add(chunksToArrow([stray], DIM));
+    const strayHits = (alpha: number) => store.hybrid({ text: 'stray wanderer', vector: [0, 0, 1, 1], alpha, limit: 3 });
+    expect(await strayHits(0)).toHaveLength(0);
+    expect((await strayHits(1))[0]?.chunk.chunk_id).toBe(stray.chunk_id);
+    await store.optimize();
+    expect((await strayHits(0))[0]?.chunk.chunk_id).toBe(stray.chunk_id);
+    // A recent row whose chunk is gone (deleted around the store here) finds nothing.
+    const gone = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'gone', body: 'vanishing ghost', vector: [0, 1, 1, 0] });
+    await writer.upsertChunks([gone]);
+    expect((await store.hybrid({ text: 'vanishing ghost', vector: [0, 1, 1, 0], alpha: 0, limit: 3 })).map((h) => h.chunk.chunk_id)).toEqual([gone.chunk_id]);
+    await table.checkoutLatest();
+    expect((await table.delete(`chunk_id = '${gone.chunk_id}'`)).numDeletedRows).toBe(1);
+    expect(await recentRows(dir)).toBe(1);
+    expect(await store.hybrid({ text: 'vanishing ghost', vector: [0, 1, 1, 0], alpha: 0, limit: 3 })).toEqual([]);
     table.close();
     db.close();
+    await writer.close();
     await store.close();
   });
 
-  it('an upsert returns once its rows are committed and searchable; the index takes them in behind it, paced, and before close', async () => {
+  it('an upsert returns once its rows are committed and searchable; the recent rows are indexed behind it, the chunks table once a fold is due, and before close', async () => {
     const dir = tempDir();
     // Refreshes a minute apart: the first one runs at once, the next waits (or for close). Never
-    // search-idle, so every write asks for its refresh (the search-idle case is the next test).
-    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 }, searchIdleAfterMs: 0 });
+    // search-idle, so every write asks for its refreshes (the search-idle case is the next test).
+    const store = await createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 60_000, maxShare: 1 }, searchIdleAfterMs: 0, foldAfter: { rows: 30, ms: 600_000 } });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(20, 'early'));
-    await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
-    // Concurrent writers, their refresh a minute away: every row is searchable as the upserts return.
+    // 20 rows, no fold due: the recent rows' index takes them in, the chunks table's does not yet.
+    await vi.waitFor(async () => expect(await recentUnindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
+    expect(await unindexedRows(dir)).toBe(20);
+    // Concurrent writers, the next recent refresh a minute away: every row is searchable as the upserts return.
     await Promise.all([store.upsertChunks(manyChunks(7, 'p')), store.upsertChunks(manyChunks(9, 'q')), store.upsertChunks(manyChunks(3, 'r'))]);
-    expect(await unindexedRows(dir)).toBeGreaterThan(0);
     expect(await store.hybrid({ text: 'q passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(9 + 7 + 3 + 20);
-    // Closing runs the pending refresh instead of waiting out its pacing (a minute: the hang guard is below it).
+    // Past 30 rows since the last fold: one runs.
+    await vi.waitFor(async () => expect(await unindexedRows(dir)).toBeLessThan(20), { timeout: 20_000, interval: 50 });
+    // Closing runs what is pending instead of waiting out its pacing (a minute: the hang guard is
+    // below it), and folds what this process wrote since its last fold.
+    await store.upsertChunks(manyChunks(2, 's'));
     await settlesWithin(store.close(), 45_000, 'closing with a refresh paced a minute away');
     expect(await unindexedRows(dir)).toBe(0);
+    expect(await recentRows(dir)).toBe(0);
     // maintain() folds in what a refresh has not (another writer's rows here).
     const reopened = await createLanceDbStore({ dir });
     const db = await lancedb.connect(dir);
     const table = await db.openTable(CHUNKS_TABLE);
-    await table.add(chunksToArrow(manyChunks(4, 's'), DIM));
+    await table.add(chunksToArrow(manyChunks(4, 't'), DIM));
     expect(await unindexedRows(dir)).toBe(4);
     await reopened.maintain();
     expect(await unindexedRows(dir)).toBe(0);
@@ -102,20 +135,24 @@ describe('lancedb adapter specifics', () => {
     await reopened.close();
   });
 
-  it('a store nobody searched leaves new rows to the scan until a search asks for the refresh', async () => {
+  it('a store nobody searched leaves new rows unindexed until a search asks for the fold', async () => {
     const dir = tempDir();
     const store = await createLanceDbStore({ dir });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(manyChunks(20, 'early'));
     await store.upsertChunks(manyChunks(6, 'late'));
-    // Searchable at once, by the scan; the search records itself and asks for the deferred refresh.
+    expect(await recentUnindexedRows(dir)).toBe(26);
+    // Searchable at once, by the scan of the recent rows; the search records itself and asks for the deferred fold.
     expect(await store.hybrid({ text: 'late passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(26);
     await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
-    // Another process on the directory sees the search: its writes are refreshed behind them.
+    expect(await recentRows(dir)).toBe(0);
+    // Another process on the directory sees the search: its writes' recent rows are indexed behind them.
     const other = await createLanceDbStore({ dir });
     await other.upsertChunks(manyChunks(3, 'other'));
-    await vi.waitFor(async () => expect(await unindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(async () => expect(await recentUnindexedRows(dir)).toBe(0), { timeout: 20_000, interval: 50 });
+    expect(await store.hybrid({ text: 'other passage', vector: [1, 0, 0, 0], alpha: 0, limit: 500 })).toHaveLength(29);
     await other.close();
+    expect(await unindexedRows(dir)).toBe(0);
     await store.close();
   });
 
@@ -278,6 +315,8 @@ describe('lancedb adapter specifics', () => {
     expect(await store.hybrid(q)).toEqual(before);
     const fresh = makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'fresh', body: '출산 장려금 passage fresh', vector: [1, 0.5, 0, 1] });
     await store.upsertChunks([fresh]);
+    // Folded, so every row is scored by the one index's statistics, as `before` was.
+    await store.optimize();
     await table.checkoutLatest();
     expect(await table.countRows(`${PAYLOAD_COLUMN} IS NULL`)).toBe(11);
     const after = await store.hybrid(q);
@@ -498,6 +537,8 @@ describe('lancedb adapter specifics', () => {
     expect(await lagging.hybrid(q('passage'))).toHaveLength(0);
     await expect(createLanceDbStore({ dir, searchLagMs: -1 })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
     await expect(createLanceDbStore({ dir, refreshPacing: { minIntervalMs: 0, maxShare: 0 } })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+    await expect(createLanceDbStore({ dir, foldAfter: { rows: 0, ms: 1_000 } })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
+    await expect(createLanceDbStore({ dir, foldAfter: { rows: 10, ms: -1 } })).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
     // Without a lag (the store's default), the other process's write is searchable at once.
     const fresh = await createLanceDbStore({ dir });
     await writer.upsertChunks(manyChunks(5, 'late'));

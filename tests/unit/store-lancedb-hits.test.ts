@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { relativeScoreFusion } from '../../shared/store/fusion.ts';
-import { hitsByChunk, type ReadHit } from '../../shared/store/lancedb/hybrid-search.ts';
+import { hitsByChunk, mergeKeywordHits, type ReadHit } from '../../shared/store/lancedb/hybrid-search.ts';
 import { DOC_A, VERSION, makeChunk } from '../contract/store-fixtures.ts';
 
 const read = (body: string, vector?: number[]): ReadHit => {
@@ -43,5 +43,19 @@ describe('hybrid hits from rows read by address', () => {
     const again = hitsByChunk(fused, rows, { bm25: new Map(), cosine: new Map() }, { alpha: 0.5, limit: 3, withVectors: true });
     expect(again.map((h) => h.chunk.chunk_id)).toEqual([first, second, third]);
     expect([...rows.values()].every((r) => r.chunk.entities.length === 0 && !r.vector!.includes(7))).toBe(true);
+  });
+});
+
+describe('the keyword side from the index and the recent rows', () => {
+  it('one hit per address with its better score, best first, ties by address, at most limit', () => {
+    const indexed = [{ rowId: 5n, score: 4 }, { rowId: 2n, score: 1 }, { rowId: 9n, score: 2 }];
+    // 9 was just taken into the index by a fold and is still among the recent rows.
+    const fresh = [{ rowId: 9n, score: 3 }, { rowId: 7n, score: 2 }];
+    expect(mergeKeywordHits(indexed, fresh, 10)).toEqual([
+      { rowId: 5n, score: 4 }, { rowId: 9n, score: 3 }, { rowId: 7n, score: 2 }, { rowId: 2n, score: 1 },
+    ]);
+    expect(mergeKeywordHits(indexed, fresh, 2).map((h) => h.rowId)).toEqual([5n, 9n]);
+    expect(mergeKeywordHits([{ rowId: 3n, score: 1 }], [{ rowId: 1n, score: 1 }], 5).map((h) => h.rowId)).toEqual([1n, 3n]);
+    expect(mergeKeywordHits([], [], 5)).toEqual([]);
   });
 });

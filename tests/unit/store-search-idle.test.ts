@@ -3,14 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS } from '../../shared/store/lancedb/lance-state.ts';
+import { LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS, foldDue } from '../../shared/store/lancedb/lance-state.ts';
 import { SEARCHED_AT_FILE, fileSearchActivity, isSearchIdle, type SearchActivity } from '../../shared/store/lancedb/search-activity.ts';
 import { createMutex } from '../../shared/store/lancedb/write-guard.ts';
 
-/** A chunks table that has its full-text index and counts the refreshes (optimize calls) it gets. */
+/** A chunks (or recent) table that has its full-text index and counts the refreshes (optimize calls) and deletes it gets. */
 function fakeTable() {
   const table = {
     optimizes: 0,
+    deletes: [] as string[],
+    delete: async (predicate: string) => {
+      table.deletes.push(predicate);
+      return {};
+    },
     indexStats: async () => ({ numUnindexedRows: 5, numIndexedRows: 10, indexType: 'FTS', distanceType: undefined, numIndices: 1, loss: undefined }),
     optimize: async () => {
       table.optimizes += 1;
@@ -20,10 +25,11 @@ function fakeTable() {
   return table;
 }
 
-function upkeepWith(sinceLastSearch: number | null, searchIdleAfterMs = 30_000) {
+function upkeepWith(sinceLastSearch: number | null, searchIdleAfterMs = 30_000, recent: ReturnType<typeof fakeTable> | null = null) {
   const marks: number[] = [];
   const activity: SearchActivity = { mark: () => marks.push(1), sinceLastSearch: async () => sinceLastSearch };
-  const upkeep = new LanceIndexUpkeep(createMutex(), { pruneOlderThanMs: 3_600_000, refreshPacing: { minIntervalMs: 0, maxShare: 1 }, searchIdleAfterMs }, activity);
+  const settings = { pruneOlderThanMs: 3_600_000, refreshPacing: { minIntervalMs: 0, maxShare: 1 }, searchIdleAfterMs, foldAfter: { rows: 10, ms: 60_000 } };
+  const upkeep = new LanceIndexUpkeep(createMutex(), settings, activity, async () => (recent ? asTable(recent) : null));
   return { upkeep, marks };
 }
 
@@ -102,6 +108,44 @@ describe('search-idle index refresh', () => {
     await b.upkeep.refreshText(asTable(maintained));
     await b.upkeep.settled();
     expect(maintained.optimizes).toBe(1);
+  });
+
+  it('foldDue: none written is never due; enough rows or an old enough first write is', () => {
+    const after = { rows: 10, ms: 1_000 };
+    expect(foldDue(null, 5_000, after)).toBe(false);
+    expect(foldDue({ rows: 9, since: 4_001 }, 5_000, after)).toBe(false);
+    expect(foldDue({ rows: 10, since: 4_999 }, 5_000, after)).toBe(true);
+    expect(foldDue({ rows: 1, since: 4_000 }, 5_000, after)).toBe(true);
+  });
+
+  it('with recent rows, a searched store refreshes them behind every write and folds once enough rows were written; the fold drops what it covers', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_000_000);
+    const chunks = fakeTable();
+    const recent = fakeTable();
+    const { upkeep } = upkeepWith(1_000, 30_000, recent);
+    await upkeep.afterChunkWrite(asTable(chunks), 6);
+    await vi.waitFor(() => expect(recent.optimizes).toBe(1));
+    // A fold asked for would have run by now (the fakes take no time).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(chunks.optimizes).toBe(0);
+    vi.setSystemTime(1_000_500);
+    await upkeep.afterChunkWrite(asTable(chunks), 4);
+    await vi.waitFor(() => expect(chunks.optimizes).toBe(1));
+    // Recent rows added before the fold began are in the chunks table's index now.
+    await vi.waitFor(() => expect(recent.deletes).toHaveLength(1));
+    const [, before] = /^added_at < TIMESTAMP '(.+)'$/.exec(recent.deletes[0] ?? '') ?? [];
+    expect(Date.parse(before ?? '')).toBeGreaterThanOrEqual(1_000_500);
+    expect(recent.optimizes).toBe(1);
+    // The count starts again: the next write only refreshes the recent rows, and closing folds it.
+    await upkeep.afterChunkWrite(asTable(chunks), 1);
+    await vi.waitFor(() => expect(recent.optimizes).toBe(2));
+    expect(chunks.optimizes).toBe(1);
+    await upkeep.settled();
+    expect(chunks.optimizes).toBe(2);
+    // Nothing written since: closing folds nothing more.
+    await upkeep.settled();
+    expect(chunks.optimizes).toBe(2);
   });
 
   it('fileSearchActivity: a search is seen by another process through the file; marks are at most one a second', async () => {

@@ -26,6 +26,11 @@ export interface HybridRequest {
    * part of their keys); none → every side is searched, every filter counted.
    */
   caches?: SearchCaches;
+  /**
+   * The recent rows' table (see RECENT_TABLE): when given, the keyword side reads the chunks
+   * table's full-text index alone (no scan of the rows it lacks) and this table beside it.
+   */
+  recent?: lancedb.Table | null;
 }
 
 type Row = Record<string, unknown>;
@@ -130,10 +135,25 @@ async function searchOnce(table: lancedb.Table, req: HybridRequest, terms: strin
 
   const keywordSide = async (): Promise<readonly SideHit[]> => {
     if (req.alpha >= 1 || terms === '') return [];
-    return cached(`keyword ${terms}`, async () => {
-      let query = table.query().fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN)).withRowId().select(['_score']).limit(req.candidates);
+    const recent = req.recent ?? null;
+    const recentVersion = recent ? await recent.version() : null;
+    return cached(`keyword ${recentVersion ?? ''} ${terms}`, async () => {
+      const match = () => new lancedb.MatchQuery(terms, FTS_COLUMN);
+      let query = table.query().fullTextSearch(match()).withRowId().select(['_score']).limit(req.candidates);
       if (req.where) query = query.where(req.where);
-      return ((await query.toArray()) as Row[]).map((row) => ({ rowId: row._rowid as bigint, score: Number(row._score) }));
+      if (!recent) return ((await query.toArray()) as Row[]).map((row) => ({ rowId: row._rowid as bigint, score: Number(row._score) }));
+      let recentQuery = recent.query().fullTextSearch(match()).select(['chunk_id', '_score']).limit(req.candidates);
+      if (req.where) recentQuery = recentQuery.where(req.where);
+      const [indexed, fresh] = await Promise.all([query.fastSearch().toArray() as Promise<Row[]>, recentQuery.toArray() as Promise<Row[]>]);
+      const at = await addressesOf(table, fresh.map((row) => String(row.chunk_id)));
+      return mergeKeywordHits(
+        indexed.map((row) => ({ rowId: row._rowid as bigint, score: Number(row._score) })),
+        fresh.flatMap((row) => {
+          const rowId = at.get(String(row.chunk_id));
+          return rowId === undefined ? [] : [{ rowId, score: Number(row._score) }];
+        }),
+        req.candidates,
+      );
     });
   };
   const vectorSide = async (): Promise<readonly SideHit[]> => {
@@ -159,6 +179,33 @@ async function searchOnce(table: lancedb.Table, req: HybridRequest, terms: strin
   const read = await readHits(table, kept.map((f) => BigInt(f.id)), req.withVectors === true, caches?.rows);
 
   return hitsByChunk(kept, read, { bm25, cosine }, req);
+}
+
+/** Row addresses in `table` of the chunks `ids` (through the B-tree on chunk_id); ids without a row are absent. */
+async function addressesOf(table: lancedb.Table, ids: readonly string[]): Promise<Map<string, bigint>> {
+  const at = new Map<string, bigint>();
+  for (let start = 0; start < ids.length; start += ID_BATCH) {
+    const list = ids.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+    for (const row of (await table.query().where(`chunk_id IN (${list})`).withRowId().select(['chunk_id']).toArray()) as Row[]) {
+      at.set(String(row.chunk_id), row._rowid as bigint);
+    }
+  }
+  return at;
+}
+
+/**
+ * The keyword side from the chunks table's index (`indexed`) and the recent rows (`fresh`, at
+ * their chunks-table addresses): one hit per address with its better score (a row a fold has
+ * just indexed is in both until the fold drops it from the recent table), best first, at most
+ * `limit`. Each table scores by its own term statistics, as Elasticsearch's shards do by default.
+ */
+export function mergeKeywordHits(indexed: readonly SideHit[], fresh: readonly SideHit[], limit: number): SideHit[] {
+  const best = new Map<bigint, number>();
+  for (const hit of [...indexed, ...fresh]) best.set(hit.rowId, Math.max(best.get(hit.rowId) ?? -Infinity, hit.score));
+  return [...best]
+    .map(([rowId, score]) => ({ rowId, score }))
+    .sort((a, b) => b.score - a.score || (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0))
+    .slice(0, limit);
 }
 
 /**

@@ -8,7 +8,7 @@ import { filterToSql, sqlString } from './filter-sql.ts';
 import { countMatching, hybridSearch, readRowsById } from './hybrid-search.ts';
 import type { LanceDocumentTable } from './lance-document-table.ts';
 import { guarded, isDataError, rows, type LanceStoreState } from './lance-state.ts';
-import { CHUNK_COLUMNS, CHUNKS_TABLE, chunksToArrow, rowToChunk, rowVector } from './schema.ts';
+import { CHUNK_COLUMNS, CHUNKS_TABLE, RECENT_TABLE, chunksToArrow, recentToArrow, rowToChunk, rowVector } from './schema.ts';
 import { createGroupCommit, withConflictRetry, type GroupCommit } from './write-guard.ts';
 
 const byChunkId = (a: { chunk_id: string }, b: { chunk_id: string }) => (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0);
@@ -42,6 +42,8 @@ export class LanceChunkIndex implements ChunkIndex {
   private readonly docCounts = new DocChunkCounts();
   /** This instance has committed chunks: only a writer keeps {@link docCounts} (a reader's would never be carried). */
   private wrote = false;
+  /** Rows committed since the last {@link afterCommit} (what the fold policy counts). */
+  private committedRows = 0;
 
   constructor(
     private readonly s: LanceStoreState,
@@ -76,6 +78,9 @@ export class LanceChunkIndex implements ChunkIndex {
         const result = await withConflictRetry('deleteByDoc', () => chunks.delete(predicate));
         deletedChunks = result.numDeletedRows;
         this.docCounts.deleted(result.version, docId, opts.exceptVersion === undefined);
+        // Searches already drop recent rows without a chunk; deleted here, they no longer take a candidate's place.
+        const recent = await guarded('deleteByDoc', () => this.s.tables.open(RECENT_TABLE));
+        if (recent) await withConflictRetry('deleteByDoc', () => recent.delete(predicate));
         await guarded('deleteByDoc', () => this.s.searchView.advance());
       }
       if (opts.exceptVersion === undefined) await this.documents.deleteRow(docId);
@@ -92,8 +97,9 @@ export class LanceChunkIndex implements ChunkIndex {
     if (!table) return [];
     const dimension = (await guarded('hybrid', () => this.s.tables.dimension(table))) as number;
     checkVector(q.vector, dimension, 'query vector');
+    const recent = await guarded('hybrid', () => this.s.recentView.table());
     const { candidateFloor, flatSearchCutoff } = this.s.settings;
-    return guarded('hybrid', () => hybridSearch(table, { ...q, where, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, caches: this.s.caches }));
+    return guarded('hybrid', () => hybridSearch(table, { ...q, where, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, caches: this.s.caches, recent }));
   }
 
   async aggregate({ groupBy, filter }: { groupBy: AggregateField; filter?: Filter }): Promise<AggregateBucket[]> {
@@ -168,6 +174,7 @@ export class LanceChunkIndex implements ChunkIndex {
 
   private async commit(all: StoredChunk[]): Promise<void> {
     const table = await guarded('upsertChunks', () => this.s.tables.require(CHUNKS_TABLE));
+    const recent = await guarded('upsertChunks', () => this.s.tables.open(RECENT_TABLE));
     const dimension = (await guarded('upsertChunks', () => this.s.tables.dimension(table))) as number;
     const size = this.s.settings.writeBatchSize;
     for (let start = 0; start < all.length; start += size) {
@@ -176,12 +183,20 @@ export class LanceChunkIndex implements ChunkIndex {
       const result = await withConflictRetry('upsertChunks', () => table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
       this.docCounts.committed(result.version, rowsPerDoc(slice));
       this.wrote = true;
+      // After the chunks-table commit, so a fold that began before this time has taken the rows in.
+      if (recent) {
+        const rows = await guarded('upsertChunks', async () => recentToArrow(data, new Date()));
+        await withConflictRetry('upsertChunks', () => recent.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows));
+      }
     }
+    this.committedRows += all.length;
   }
 
   private async afterCommit(): Promise<void> {
     const table = await guarded('refresh index', () => this.s.tables.require(CHUNKS_TABLE));
-    await guarded('refresh index', () => this.s.upkeep.afterChunkWrite(table));
-    await guarded('refresh index', () => this.s.searchView.advance());
+    const rows = this.committedRows;
+    this.committedRows = 0;
+    await guarded('refresh index', () => this.s.upkeep.afterChunkWrite(table, rows));
+    await guarded('refresh index', () => Promise.all([this.s.searchView.advance(), this.s.recentView.advance()]));
   }
 }

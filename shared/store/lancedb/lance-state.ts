@@ -13,7 +13,7 @@ import { isSearchIdle, type SearchActivity } from './search-activity.ts';
 import { DEFAULT_COMMIT_LINGER_MS, DEFAULT_REFRESH_PACING, DEFAULT_SEARCH_IDLE_AFTER_MS, type LanceDbStoreOptions } from './store-options.ts';
 import { DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, type VectorIndexPolicy } from './vector-index.ts';
 import { classifyStoreError, createCoalescedRun, withConflictRetry, type CoalescedRun, type CoalescedRunPacing } from './write-guard.ts';
-import { FTS_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
+import { ADDED_AT_COLUMN, FTS_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
 
 /** The store's options with their defaults applied (see {@link LanceDbStoreOptions}). */
 export interface LanceSettings {
@@ -26,6 +26,7 @@ export interface LanceSettings {
   searchLagMs: number;
   refreshPacing: CoalescedRunPacing;
   searchIdleAfterMs: number;
+  foldAfter: { rows: number; ms: number };
   vectorIndex: VectorIndexPolicy;
 }
 
@@ -41,6 +42,7 @@ export function lanceSettings(options: LanceDbStoreOptions): LanceSettings {
     searchLagMs: options.searchLagMs ?? 0,
     refreshPacing: options.refreshPacing ?? DEFAULT_REFRESH_PACING,
     searchIdleAfterMs: options.searchIdleAfterMs ?? DEFAULT_SEARCH_IDLE_AFTER_MS,
+    foldAfter: checkFoldAfter(options.foldAfter ?? FOLD_AFTER),
     vectorIndex: options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY,
   };
 }
@@ -151,27 +153,60 @@ export class LanceTables {
 export const SEARCH_IDLE_REFRESH_MS = 10_000;
 
 /**
- * Index upkeep: compaction with pruning of old versions, and the chunks' full-text index, whose
- * refreshes after writes are coalesced under the write lock (see {@link createCoalescedRun}): a
- * request resolves once a refresh that began after it has run. While the store is search-idle
- * (see search-activity.ts) a write's refresh is deferred to the next search of this process, the
- * next write after any process searched, `maintain()` or close.
+ * When a searched store folds its recent rows into the chunks table's full-text index (see
+ * RECENT_TABLE): once this process has written `rows` rows since its last fold, or its oldest
+ * such write is `ms` old. A fold costs ~1–2 s of CPU at 100k chunks, so at steady ingest it runs
+ * about twice a minute instead of back to back; the recent table it leaves stays small (a
+ * refresh of its index costs ~0.1 s at 400 rows and ~0.4 s at 2,000, a search of it ~4 ms).
+ */
+export const FOLD_AFTER = { rows: 1_000, ms: 30_000 } as const;
+
+/** @throws PermanentError `INVALID_CONFIG` unless `rows` is a positive integer and `ms` a non-negative number. */
+export function checkFoldAfter(after: { rows: number; ms: number }): { rows: number; ms: number } {
+  if (!(Number.isInteger(after.rows) && after.rows > 0)) throw new PermanentError('INVALID_CONFIG', `fold row count must be a positive integer, got ${after.rows}`);
+  if (!(Number.isFinite(after.ms) && after.ms >= 0)) throw new PermanentError('INVALID_CONFIG', `fold age must be a non-negative number of ms, got ${after.ms}`);
+  return after;
+}
+
+/** True when writes since the last fold (`rows` of them, the first at `since`) call for one at `now`. */
+export function foldDue(unfolded: { rows: number; since: number } | null, now: number, after: { rows: number; ms: number } = FOLD_AFTER): boolean {
+  return unfolded !== null && (unfolded.rows >= after.rows || now - unfolded.since >= after.ms);
+}
+
+/**
+ * Index upkeep: compaction with pruning of old versions, the chunks' full-text index and the
+ * recent rows beside it (see RECENT_TABLE). Two coalesced runs under the write lock (see
+ * {@link createCoalescedRun}), each request resolving once a run that began after it has run:
+ * - the **fold**: the chunks table's `optimize()`, which takes every row committed before it
+ *   began into every index, then the deletion of the recent rows added before it began;
+ * - the **recent refresh**: the recent table's `optimize()`, a small index's update.
+ * While the store is search-idle (see search-activity.ts) nothing is refreshed after a write;
+ * the fold waits for the next search of this process, the next write after any process searched,
+ * `maintain()` or close, and still runs every SEARCH_IDLE_REFRESH_MS.
  */
 export class LanceIndexUpkeep {
   /** True once the chunks table's full-text index is known to exist (it is never dropped). */
   private ftsIndexSeen = false;
-  private readonly refreshes: CoalescedRun<lancedb.Table>;
-  /** The table whose writes' refresh waits for a search (null when none does). */
+  private readonly folds: CoalescedRun<lancedb.Table>;
+  private readonly recentRefreshes: CoalescedRun<lancedb.Table>;
+  /** The table whose writes' fold waits for a search (null when none does). */
   private deferred: lancedb.Table | null = null;
   /** When the first write of those waiting was made (Date.now()). */
   private deferredSince: number | null = null;
+  /** Rows this process wrote since its last fold began, and when the first of them was (null: none). */
+  private unfolded: { rows: number; since: number } | null = null;
+  /** The chunks table this process last wrote (what closing folds). */
+  private written: lancedb.Table | null = null;
 
+  /** @param recentTable the recent rows' table (null for a store that has none yet: the chunks table alone is then folded). */
   constructor(
     lock: Mutex,
-    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'searchIdleAfterMs'>,
+    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'searchIdleAfterMs'> & Partial<Pick<LanceSettings, 'foldAfter'>>,
     private readonly activity: SearchActivity,
+    private readonly recentTable: () => Promise<lancedb.Table | null> = async () => null,
   ) {
-    this.refreshes = createCoalescedRun(lock, (table: lancedb.Table) => withConflictRetry('index refresh', () => this.refreshText(table)), settings.refreshPacing);
+    this.folds = createCoalescedRun(lock, (table: lancedb.Table) => withConflictRetry('index refresh', () => this.refreshText(table)), settings.refreshPacing);
+    this.recentRefreshes = createCoalescedRun(lock, (recent: lancedb.Table) => withConflictRetry('recent index refresh', () => this.refreshRecent(recent)), settings.refreshPacing);
   }
 
   /** Compacts files, updates every index and prunes versions older than the pruning age. */
@@ -179,56 +214,79 @@ export class LanceIndexUpkeep {
     await table.optimize({ cleanupOlderThan: new Date(Date.now() - this.settings.pruneOlderThanMs) });
   }
 
-  /** Builds the full-text index on first use, else folds every unindexed row into it. */
-  async refreshText(table: lancedb.Table): Promise<void> {
-    // Whatever was committed before this refresh began, a deferred one included, is folded in.
+  /**
+   * The fold: builds the full-text index on first use, else takes every unindexed row into it
+   * (with `compact`, compacts and prunes even when there is none);
+   * then drops the recent rows added before it began, which the index now covers (each was
+   * added after its chunks-table commit).
+   */
+  async refreshText(table: lancedb.Table, opts: { compact?: boolean } = {}): Promise<void> {
+    // Whatever was committed before this fold began, a deferred one included, is taken in.
     if (this.deferred === table) this.clearDeferred();
+    this.unfolded = null;
+    const startedAt = new Date();
     const stats = await table.indexStats(FTS_INDEX);
     if (!stats) await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
-    else if (stats.numUnindexedRows > 0) await this.optimize(table);
+    else if (opts.compact || stats.numUnindexedRows > 0) await this.optimize(table);
+    const recent = await this.recentTable();
+    if (recent) await recent.delete(`${ADDED_AT_COLUMN} < TIMESTAMP '${startedAt.toISOString()}'`);
+  }
+
+  /** Takes the recent table's unindexed rows into its own (small) full-text index. */
+  async refreshRecent(recent: lancedb.Table): Promise<void> {
+    const stats = await recent.indexStats(FTS_INDEX);
+    if (stats && stats.numUnindexedRows > 0) await this.optimize(recent);
   }
 
   /**
-   * After a chunk commit. The first one builds the full-text index and is waited for: a keyword
-   * search needs the index. Later ones only ask for a refresh in the background: LanceDB searches
-   * the rows its index has not folded in yet by scanning them, so a write is searchable once
-   * committed, and one paced refresh (a compaction of the table plus an update of every index,
-   * whose cost follows the table) serves every commit made before it began. A failed background
-   * refresh leaves rows unindexed, still found by the scan, until the next write's or `maintain()`.
-   * On a search-idle store the request is deferred ({@link searched}).
+   * After a commit of `rows` chunk rows (and their recent rows). The first one builds the
+   * full-text index and is waited for: a keyword search needs it. Later ones only ask for
+   * refreshes in the background, none waited for: a recent refresh after each, and a fold when
+   * {@link foldDue}. A committed row is searchable at once either way: LanceDB scans the rows an
+   * index has not taken in yet. A failed background run leaves rows to the scan until the next.
+   * On a search-idle store the fold is deferred ({@link searched}).
    */
-  async afterChunkWrite(table: lancedb.Table): Promise<void> {
+  async afterChunkWrite(table: lancedb.Table, rows = 0): Promise<void> {
+    const now = Date.now();
+    this.written = table;
+    this.unfolded = { rows: (this.unfolded?.rows ?? 0) + rows, since: this.unfolded?.since ?? now };
     this.ftsIndexSeen ||= (await table.indexStats(FTS_INDEX)) !== undefined;
     if (!this.ftsIndexSeen) {
-      await this.refreshes.request(table);
+      await this.folds.request(table);
       this.ftsIndexSeen = true;
     } else if (this.settings.searchIdleAfterMs > 0 && isSearchIdle(await this.activity.sinceLastSearch(), this.settings.searchIdleAfterMs)) {
-      // Still at most one refresh per SEARCH_IDLE_REFRESH_MS: each commit leaves a small file that
+      // Still at most one fold per SEARCH_IDLE_REFRESH_MS: each commit leaves a small file that
       // counts and merge-inserts read until a compaction (a bulk load made ~60 in 20 s).
-      const now = Date.now();
       this.deferredSince ??= now;
       if (now - this.deferredSince >= SEARCH_IDLE_REFRESH_MS) this.requestNow(table);
       else this.deferred = table;
     } else {
-      this.requestNow(table);
+      const recent = await this.recentTable();
+      // Without recent rows, searches scan what the chunks table's index lacks: fold behind every write.
+      if (!recent || foldDue(this.unfolded, now, this.settings.foldAfter)) this.requestNow(table);
+      else this.recentRefreshes.request(recent).catch(() => undefined);
     }
   }
 
-  /** A search ran in this process: it is recorded, and a refresh deferred while the store was search-idle is asked for. */
+  /** A search ran in this process: it is recorded, and a fold deferred while the store was search-idle is asked for. */
   searched(): void {
     this.activity.mark();
     if (this.deferred) this.requestNow(this.deferred);
   }
 
-  /** Resolves once the refreshes requested so far, and a deferred one, have settled (for closing the store). */
-  settled(): Promise<void> {
-    if (this.deferred) this.requestNow(this.deferred);
-    return this.refreshes.settled();
+  /**
+   * Resolves once the runs requested so far have settled, and a fold of what this process wrote
+   * since its last one (for closing the store: it leaves its rows in the chunks table's index).
+   */
+  async settled(): Promise<void> {
+    const table = this.deferred ?? (this.unfolded ? this.written : null);
+    if (table) this.requestNow(table);
+    await Promise.all([this.folds.settled(), this.recentRefreshes.settled()]);
   }
 
   private requestNow(table: lancedb.Table): void {
     this.clearDeferred();
-    this.refreshes.request(table).catch(() => undefined);
+    this.folds.request(table).catch(() => undefined);
   }
 
   private clearDeferred(): void {
@@ -245,6 +303,8 @@ export interface LanceStoreState {
   readonly lock: Mutex;
   /** The chunks table as searches read it (see search-view.ts). */
   readonly searchView: SearchView;
+  /** The recent rows' table (RECENT_TABLE) as searches read it. */
+  readonly recentView: SearchView;
   /** Search results and counts remembered per table version (see hybrid-search.ts). */
   readonly caches: SearchCaches;
   readonly upkeep: LanceIndexUpkeep;

@@ -5,8 +5,8 @@ import { checkDimension } from '../validation.ts';
 import { ensureEmbedderRecord, META_TABLE, metaSchema, readEmbedderRecord } from './embedder-table.ts';
 import { ensureFacetTable } from './facet-table.ts';
 import { guarded, type LanceStoreState } from './lance-state.ts';
-import { CHUNKS_TABLE, DOCUMENTS_TABLE, chunksSchema, documentsSchema } from './schema.ts';
-import { upgradeChunksTable, upgradeDocumentsTable } from './table-upgrades.ts';
+import { CHUNKS_TABLE, DOCUMENTS_TABLE, RECENT_TABLE, chunksSchema, documentsSchema, recentSchema } from './schema.ts';
+import { upgradeChunksTable, upgradeDocumentsTable, upgradeRecentTable } from './table-upgrades.ts';
 import { buildVectorIndex, vectorIndexAction, vectorIndexOf } from './vector-index.ts';
 import { withConflictRetry } from './write-guard.ts';
 
@@ -39,6 +39,7 @@ export class LanceStoreAdmin implements StoreAdmin {
         const meta = (await tables.open(META_TABLE)) ?? (await tables.create(META_TABLE, metaSchema));
         await ensureEmbedderRecord(meta, () => chunks.countRows(), { model, dimension }, `LanceDB at ${tables.dir}`);
         await upgradeChunksTable(chunks);
+        await upgradeRecentTable((await tables.open(RECENT_TABLE)) ?? (await tables.create(RECENT_TABLE, recentSchema())));
         await upgradeDocumentsTable((await tables.open(DOCUMENTS_TABLE)) ?? (await tables.create(DOCUMENTS_TABLE, documentsSchema)));
         await ensureFacetTable((name) => tables.open(name), (name, schema) => tables.create(name, schema), dimension);
       }),
@@ -69,8 +70,8 @@ export class LanceStoreAdmin implements StoreAdmin {
    */
   async optimize(): Promise<void> {
     const table = await guarded('optimize', () => this.s.tables.require(CHUNKS_TABLE));
-    await this.s.lock(() => withConflictRetry('optimize', () => this.s.upkeep.optimize(table)));
-    await guarded('optimize', () => this.s.searchView.advance());
+    await this.s.lock(() => withConflictRetry('optimize', () => this.s.upkeep.refreshText(table, { compact: true })));
+    await guarded('optimize', () => this.advanceViews());
   }
 
   async maintain(): Promise<MaintenanceReport> {
@@ -84,6 +85,7 @@ export class LanceStoreAdmin implements StoreAdmin {
     if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
     // Now, not paced: rows a failed or still pending background refresh left out of the index.
     await lock(() => withConflictRetry('maintain', () => upkeep.refreshText(table)));
+    await guarded('maintain', () => this.advanceViews());
     const state = await guarded('maintain', async () => ({ rows: await table.countRows(), index: vectorIndexOf(await table.listIndices()) }));
     const { action, reason } = vectorIndexAction(state, this.s.settings.vectorIndex);
     if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };
@@ -93,8 +95,13 @@ export class LanceStoreAdmin implements StoreAdmin {
     // LanceDB compacts no files while delta segments cover them; with one segment again, this
     // optimize compacts what writes left (~35 s at 100k), so no write's refresh waits for it.
     await lock(() => withConflictRetry('maintain', () => upkeep.optimize(table)));
-    await guarded('maintain', () => this.s.searchView.advance());
+    await guarded('maintain', () => this.advanceViews());
     return { vectorIndex: action === 'build' ? 'built' : 'rebuilt', reason, seconds: seconds() };
+  }
+
+  /** This process's searches see what it has just committed. */
+  private async advanceViews(): Promise<void> {
+    await Promise.all([this.s.searchView.advance(), this.s.recentView.advance()]);
   }
 
   async close(): Promise<void> {
@@ -105,5 +112,6 @@ export class LanceStoreAdmin implements StoreAdmin {
     await this.s.lock(async () => undefined);
     this.s.tables.close();
     this.s.searchView.close();
+    this.s.recentView.close();
   }
 }

@@ -12,7 +12,7 @@ import { LanceChunkIndex } from './lance-chunk-index.ts';
 import { LanceDocumentTable } from './lance-document-table.ts';
 import { guarded, lanceSettings, LanceIndexUpkeep, LanceTables, type LanceStoreState } from './lance-state.ts';
 import { LanceStoreAdmin } from './lance-store-admin.ts';
-import { CHUNKS_TABLE } from './schema.ts';
+import { CHUNKS_TABLE, RECENT_TABLE } from './schema.ts';
 import { fileSearchActivity } from './search-activity.ts';
 import { openSearchView } from './search-view.ts';
 import type { LanceDbStoreOptions } from './store-options.ts';
@@ -35,7 +35,7 @@ export interface LanceDbStore extends VectorStore {
  * `ensureSchema`; until then reads return nothing and writes are rejected.
  *
  * @throws RetryableError `STORE_UNAVAILABLE` when the directory cannot be opened.
- * @throws PermanentError `INVALID_CONFIG` for a negative search lag or a malformed refresh pacing.
+ * @throws PermanentError `INVALID_CONFIG` for a negative search lag, a malformed refresh pacing or fold threshold.
  */
 export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<LanceDbStore> {
   const settings = lanceSettings(options);
@@ -49,8 +49,9 @@ export async function createLanceDbStore(options: LanceDbStoreOptions): Promise<
     tables,
     lock,
     searchView: openSearchView(settings.dir, CHUNKS_TABLE, settings.searchLagMs, () => tables.open(CHUNKS_TABLE)),
+    recentView: openSearchView(settings.dir, RECENT_TABLE, settings.searchLagMs, () => tables.open(RECENT_TABLE)),
     caches,
-    upkeep: new LanceIndexUpkeep(lock, settings, fileSearchActivity(settings.dir)),
+    upkeep: new LanceIndexUpkeep(lock, settings, fileSearchActivity(settings.dir), () => tables.open(RECENT_TABLE)),
   };
   const documents = new LanceDocumentTable(state);
   const chunks = new LanceChunkIndex(state, documents);

@@ -13,6 +13,7 @@ import {
 } from '../../domain/index.ts';
 import type { StoredChunk, StoredChunkWithoutVector } from '../vector-store.ts';
 import { chunkKeywordText } from '../keyword-text.ts';
+import { FILTER_FIELDS } from '../filter.ts';
 
 /*
  * Column decisions (LanceDB tables `documents` and `chunks`):
@@ -26,6 +27,19 @@ import { chunkKeywordText } from '../keyword-text.ts';
  * - payload repeats every returned field of a chunk as one JSON string (see PAYLOAD_COLUMN).
  */
 
+/**
+ * The keyword side's recent rows (see docs/vector-stores.md, *Recent rows beside the full-text
+ * index*): every chunk row a store writes is also written here, with the columns a keyword
+ * search and its filter read and the time it was added. LanceDB's full-text index update merges
+ * the new rows into the whole index (~1 s of CPU at 100k chunks, however few rows), and rows it
+ * has not taken in are scanned by every keyword search (~0.15 ms a row). So searches read the
+ * chunks table's index alone and this small table's own index beside it, and the chunks table's
+ * index is brought up to date now and then, after which the rows it covers are dropped from here.
+ * Derived and disposable: the chunks table stays the only record of a chunk.
+ */
+export const RECENT_TABLE = 'chunks_recent';
+/** When a row was written to {@link RECENT_TABLE} (after its chunks-table commit). */
+export const ADDED_AT_COLUMN = 'added_at';
 /** Table of Document rows, keyed by doc_id. */
 export const DOCUMENTS_TABLE = 'documents';
 /** Table of chunk rows with their vectors, keyed by chunk_id. */
@@ -146,6 +160,25 @@ export function stringList(cell: unknown): string[] {
   if (Array.isArray(cell)) return cell.map(String);
   const iterable = cell as Iterable<unknown>;
   return Array.from(iterable, (x) => String(x));
+}
+
+/** Columns of {@link RECENT_TABLE} taken from the chunks table: the id, the keyword text and every filterable field. */
+const RECENT_COLUMNS: ReadonlySet<string> = new Set(['chunk_id', FTS_COLUMN, ...Object.keys(FILTER_FIELDS)]);
+
+/** Arrow schema of {@link RECENT_TABLE}: the chunks table's fields in {@link RECENT_COLUMNS}, then {@link ADDED_AT_COLUMN}. */
+export function recentSchema(): Schema {
+  // The vector column is left out, so the length given here does not matter.
+  const fields = chunksSchema(1).fields.filter((f) => RECENT_COLUMNS.has(f.name));
+  return new Schema([...fields, instant(ADDED_AT_COLUMN)]);
+}
+
+/** The rows of `chunks` (as {@link chunksToArrow} made them) for {@link RECENT_TABLE}, added at `addedAt`. */
+export function recentToArrow(chunks: Table, addedAt: Date): Table {
+  const schema = recentSchema();
+  const added = vectorFromArray(Array.from({ length: chunks.numRows }, () => addedAt), schema.fields.at(-1)!.type).data[0]!;
+  const columns = schema.fields.map((field) => (field.name === ADDED_AT_COLUMN ? added : chunks.getChild(field.name)!.data[0]!));
+  const data = makeData({ type: new Struct(schema.fields), length: chunks.numRows, nullCount: 0, children: columns });
+  return new Table(schema, new RecordBatch(schema, data));
 }
 
 /** Row of the chunks table for `chunk`, without the vector (adds the derived keyword text and payload). */

@@ -33,6 +33,13 @@ export interface LanceDbStoreOptions {
    */
   refreshPacing?: CoalescedRunPacing;
   /**
+   * When a searched store folds its recent rows into the chunks table's full-text index: once this
+   * process has written `rows` rows since its last fold, or the oldest of them is `ms` old (see
+   * FOLD_AFTER in lance-state.ts).
+   * @defaultValue FOLD_AFTER (1,000 rows, 30 s)
+   */
+  foldAfter?: { rows: number; ms: number };
+  /**
    * A store not searched (by any process sharing its directory) for this long is search-idle: its
    * index refresh after writes waits for the next search, `maintain()` or close (see
    * search-activity.ts). 0 = never idle, every write asks for a refresh.

@@ -29,6 +29,13 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
   }
 }
 
+/** Gives the recent rows' table (see RECENT_TABLE) its full-text index, as the chunks table's is configured. Idempotent. */
+export async function upgradeRecentTable(recent: lancedb.Table): Promise<void> {
+  if (!(await indexNames(recent)).has(FTS_INDEX)) {
+    await recent.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+  }
+}
+
 /**
  * Gives the documents table its B-tree on `doc_id` (answers look up the title of every cited
  * document). Rows written since are found by scan until maintain() compacts the table and folds

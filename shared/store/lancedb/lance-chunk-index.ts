@@ -7,7 +7,7 @@ import { DocChunkCounts, rowsPerDoc } from './doc-counts.ts';
 import { filterToSql, sqlString } from './filter-sql.ts';
 import { countMatching, hybridSearch, readRowsById } from './hybrid-search.ts';
 import type { LanceDocumentTable } from './lance-document-table.ts';
-import { guarded, isDataError, rows, type LanceStoreState } from './lance-state.ts';
+import { advanceSearchViews, guarded, isDataError, rows, type LanceStoreState } from './lance-state.ts';
 import { CHUNK_COLUMNS, CHUNKS_TABLE, RECENT_TABLE, chunksToArrow, recentToArrow, rowToChunk, rowVector } from './schema.ts';
 import { createGroupCommit, withConflictRetry, type GroupCommit } from './write-guard.ts';
 
@@ -197,6 +197,6 @@ export class LanceChunkIndex implements ChunkIndex {
     const rows = this.committedRows;
     this.committedRows = 0;
     await guarded('refresh index', () => this.s.upkeep.afterChunkWrite(table, rows));
-    await guarded('refresh index', () => Promise.all([this.s.searchView.advance(), this.s.recentView.advance()]));
+    await guarded('refresh index', () => advanceSearchViews(this.s));
   }
 }

@@ -309,3 +309,8 @@ export interface LanceStoreState {
   readonly caches: SearchCaches;
   readonly upkeep: LanceIndexUpkeep;
 }
+
+/** After a commit of this process: its searches see it from now on, in both tables they read. */
+export async function advanceSearchViews(s: Pick<LanceStoreState, 'searchView' | 'recentView'>): Promise<void> {
+  await Promise.all([s.searchView.advance(), s.recentView.advance()]);
+}

@@ -4,7 +4,7 @@ import type { EmbedderRecord, MaintenanceReport, StoreAdmin } from '../store-adm
 import { checkDimension } from '../validation.ts';
 import { ensureEmbedderRecord, META_TABLE, metaSchema, readEmbedderRecord } from './embedder-table.ts';
 import { ensureFacetTable } from './facet-table.ts';
-import { guarded, type LanceStoreState } from './lance-state.ts';
+import { advanceSearchViews, guarded, type LanceStoreState } from './lance-state.ts';
 import { CHUNKS_TABLE, DOCUMENTS_TABLE, RECENT_TABLE, chunksSchema, documentsSchema, recentSchema } from './schema.ts';
 import { upgradeChunksTable, upgradeDocumentsTable, upgradeRecentTable } from './table-upgrades.ts';
 import { buildVectorIndex, vectorIndexAction, vectorIndexOf } from './vector-index.ts';
@@ -71,7 +71,7 @@ export class LanceStoreAdmin implements StoreAdmin {
   async optimize(): Promise<void> {
     const table = await guarded('optimize', () => this.s.tables.require(CHUNKS_TABLE));
     await this.s.lock(() => withConflictRetry('optimize', () => this.s.upkeep.refreshText(table, { compact: true })));
-    await guarded('optimize', () => this.advanceViews());
+    await guarded('optimize', () => advanceSearchViews(this.s));
   }
 
   async maintain(): Promise<MaintenanceReport> {
@@ -85,7 +85,7 @@ export class LanceStoreAdmin implements StoreAdmin {
     if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
     // Now, not paced: rows a failed or still pending background refresh left out of the index.
     await lock(() => withConflictRetry('maintain', () => upkeep.refreshText(table)));
-    await guarded('maintain', () => this.advanceViews());
+    await guarded('maintain', () => advanceSearchViews(this.s));
     const state = await guarded('maintain', async () => ({ rows: await table.countRows(), index: vectorIndexOf(await table.listIndices()) }));
     const { action, reason } = vectorIndexAction(state, this.s.settings.vectorIndex);
     if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };
@@ -95,13 +95,8 @@ export class LanceStoreAdmin implements StoreAdmin {
     // LanceDB compacts no files while delta segments cover them; with one segment again, this
     // optimize compacts what writes left (~35 s at 100k), so no write's refresh waits for it.
     await lock(() => withConflictRetry('maintain', () => upkeep.optimize(table)));
-    await guarded('maintain', () => this.advanceViews());
+    await guarded('maintain', () => advanceSearchViews(this.s));
     return { vectorIndex: action === 'build' ? 'built' : 'rebuilt', reason, seconds: seconds() };
-  }
-
-  /** This process's searches see what it has just committed. */
-  private async advanceViews(): Promise<void> {
-    await Promise.all([this.s.searchView.advance(), this.s.recentView.advance()]);
   }
 
   async close(): Promise<void> {

@@ -234,16 +234,7 @@ describe('lancedb adapter specifics', () => {
     const store = await createLanceDbStore({ dir, vectorIndex: { minRows: 300, maxSegments: 8 } });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     await store.upsertChunks(Array.from({ length: 320 }, (_, i) => makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'old', body: `old passage ${i}`, vector: [Math.cos(i), Math.sin(i), 1, 0] })));
-    const withTable = async <T>(fn: (table: lancedb.Table) => Promise<T>): Promise<T> => {
-      const db = await lancedb.connect(dir);
-      const table = await db.openTable(CHUNKS_TABLE);
-      try {
-        return await fn(table);
-      } finally {
-        table.close();
-        db.close();
-      }
-    };
+    const withTable = <T>(fn: (table: lancedb.Table) => Promise<T>): Promise<T> => readTable(dir, CHUNKS_TABLE, fn);
     const efConstruction = () => withTable(async (t) => (await t.listIndices()).find((i) => i.name === VECTOR_INDEX)?.indexDetails?.hnsw?.construction_ef);
     // As the older build did: LanceDB's default graph.
     await withTable((t) => t.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), name: VECTOR_INDEX }));

@@ -13,7 +13,8 @@ import { isSearchIdle, type SearchActivity } from './search-activity.ts';
 import { DEFAULT_COMMIT_LINGER_MS, DEFAULT_REFRESH_PACING, DEFAULT_SEARCH_IDLE_AFTER_MS, type LanceDbStoreOptions } from './store-options.ts';
 import { DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, type VectorIndexPolicy } from './vector-index.ts';
 import { classifyStoreError, createCoalescedRun, withConflictRetry, type CoalescedRun, type CoalescedRunPacing } from './write-guard.ts';
-import { ADDED_AT_COLUMN, FTS_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
+import { ADDED_AT_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
+import { createKeywordIndex } from './table-upgrades.ts';
 
 /** The store's options with their defaults applied (see {@link LanceDbStoreOptions}). */
 export interface LanceSettings {
@@ -169,7 +170,7 @@ export function checkFoldAfter(after: { rows: number; ms: number }): { rows: num
 }
 
 /** True when writes since the last fold (`rows` of them, the first at `since`) call for one at `now`. */
-export function foldDue(unfolded: { rows: number; since: number } | null, now: number, after: { rows: number; ms: number } = FOLD_AFTER): boolean {
+export function foldDue(unfolded: { rows: number; since: number } | null, now: number, after: { rows: number; ms: number }): boolean {
   return unfolded !== null && (unfolded.rows >= after.rows || now - unfolded.since >= after.ms);
 }
 
@@ -201,7 +202,7 @@ export class LanceIndexUpkeep {
   /** @param recentTable the recent rows' table (null for a store that has none yet: the chunks table alone is then folded). */
   constructor(
     lock: Mutex,
-    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'searchIdleAfterMs'> & Partial<Pick<LanceSettings, 'foldAfter'>>,
+    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'searchIdleAfterMs' | 'foldAfter'>,
     private readonly activity: SearchActivity,
     private readonly recentTable: () => Promise<lancedb.Table | null> = async () => null,
   ) {
@@ -226,7 +227,7 @@ export class LanceIndexUpkeep {
     this.unfolded = null;
     const startedAt = new Date();
     const stats = await table.indexStats(FTS_INDEX);
-    if (!stats) await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+    if (!stats) await createKeywordIndex(table);
     else if (opts.compact || stats.numUnindexedRows > 0) await this.optimize(table);
     const recent = await this.recentTable();
     if (recent) await recent.delete(`${ADDED_AT_COLUMN} < TIMESTAMP '${startedAt.toISOString()}'`);

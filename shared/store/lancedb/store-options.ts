@@ -24,11 +24,11 @@ export interface LanceDbStoreOptions {
    */
   searchLagMs?: number;
   /**
-   * How often the background full-text index refresh after writes may run (see
-   * {@link CoalescedRunPacing}). Writes do not wait for it (LanceDB scans the rows its index has
-   * not taken in yet), but it runs under the write lock, and each refresh is an `optimize()`,
-   * which also compacts the table: its cost grows with the table (~100 ms at 1,600 chunks,
-   * ~300–700 ms at 20,000 on two cores); it runs at most this often and this share of the time.
+   * How often each background index refresh after writes may run (see {@link CoalescedRunPacing}):
+   * the recent rows' refresh and the fold of the chunks table (see FOLD_AFTER in lance-state.ts).
+   * Writes do not wait for them (LanceDB scans the rows an index has not taken in yet), but they
+   * run under the write lock, and each is an `optimize()`, which also compacts its table: a fold's
+   * cost grows with the chunks table (~100 ms at 1,600 chunks, ~1–2 s at 100,000 on two cores).
    * @defaultValue DEFAULT_REFRESH_PACING
    */
   refreshPacing?: CoalescedRunPacing;

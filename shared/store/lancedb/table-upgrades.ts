@@ -1,6 +1,11 @@
 import * as lancedb from '@lancedb/lancedb';
 import { DOC_ID_INDEX, FTS_COLUMN, FTS_INDEX, LINE_PAGES_COLUMN, PAYLOAD_COLUMN, PROFILE_COLUMN, SCALAR_INDEXES, TABLE_COLUMN } from './schema.ts';
 
+/** Builds the full-text index on {@link FTS_COLUMN} that the chunks table and the recent rows' table both carry, configured alike. */
+export async function createKeywordIndex(table: lancedb.Table): Promise<void> {
+  await table.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
+}
+
 async function indexNames(table: lancedb.Table): Promise<Set<string>> {
   return new Set((await table.listIndices()).map((i) => i.name));
 }
@@ -19,9 +24,7 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
   }
   // One listing, not a lookup per index: every upsert job calls ensureSchema.
   const present = await indexNames(chunks);
-  if (!present.has(FTS_INDEX)) {
-    await chunks.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
-  }
+  if (!present.has(FTS_INDEX)) await createKeywordIndex(chunks);
   for (const index of SCALAR_INDEXES) {
     if (present.has(index.name)) continue;
     const config = index.kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree();
@@ -29,11 +32,9 @@ export async function upgradeChunksTable(chunks: lancedb.Table): Promise<void> {
   }
 }
 
-/** Gives the recent rows' table (see RECENT_TABLE) its full-text index, as the chunks table's is configured. Idempotent. */
+/** Gives the recent rows' table (see RECENT_TABLE) its full-text index. Idempotent. */
 export async function upgradeRecentTable(recent: lancedb.Table): Promise<void> {
-  if (!(await indexNames(recent)).has(FTS_INDEX)) {
-    await recent.createIndex(FTS_COLUMN, { config: lancedb.Index.fts(), name: FTS_INDEX, replace: false });
-  }
+  if (!(await indexNames(recent)).has(FTS_INDEX)) await createKeywordIndex(recent);
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { DocumentMeta, DocumentOrganisation, DocumentPeriod, DocumentProfile } from '../domain/index.ts';
 import { parseDate } from './dates.ts';
 import { fiscalYearLabel, fiscalYearOfQuarter, quarterFromSpans, titlePeriod } from './profile-period.ts';
-import { ORG_SUFFIX, findCoverBrand, findReleaseIssuer, organisationAliases, organisationOf, repairLetterSpacing, wordVocabulary } from './organisation-names.ts';
+import { ORG_SUFFIX, findCoverBrand, findReleaseIssuer, mayBeLetterSpaced, organisationAliases, organisationOf, repairLetterSpacing, wordVocabulary } from './organisation-names.ts';
 
 export { displayName, organisationAliases } from './organisation-names.ts';
 
@@ -55,8 +55,9 @@ function findTickers(lines: readonly string[]): string[] {
  */
 export function findOrganisations(rawLines: readonly string[], text = ''): DocumentOrganisation[] {
   const all = `${rawLines.join('\n')}\n${text}`;
-  const vocabulary = wordVocabulary(all);
-  const lines = rawLines.map((l) => repairLetterSpacing(l, vocabulary));
+  // The document's words are collected only when a line may need them (most lines have no lone capital).
+  let vocabulary: Set<string> | null = null;
+  const lines = rawLines.map((l) => (mayBeLetterSpaced(l) ? repairLetterSpacing(l, (vocabulary ??= wordVocabulary(all))) : l));
   const head = lines.slice(0, 80);
   const tickers = findTickers(head);
   let name: string | null = null;

@@ -41,6 +41,10 @@ export function displayName(name: string): string {
   return t.replace(/[A-Z][A-Z.&'-]*/g, (w) => (w.length <= 4 && !/\./.test(w) && !/^(?:INC|CORP|CO|LTD|LLC|PLC|AG|SE)$/.test(w) ? w : w[0] + w.slice(1).toLowerCase()));
 }
 
+const WORD = /[\p{L}][\p{L}'’]*/gu;
+/** A lone capital and a space right before a word ("R ESORTS"): the word may be a letter-spaced tail. */
+const AFTER_LONE_CAPITAL = /(?:^|[^\p{L}\p{N}])\p{Lu} $/u;
+
 /**
  * Lower-case words of a text, for checking a repair or an initialism against the document's own
  * words. A word right after a lone capital ("R ESORTS") is left out: it may be the tail of a
@@ -49,11 +53,20 @@ export function displayName(name: string): string {
 export function wordVocabulary(text: string): Set<string> {
   const out = new Set<string>();
   const t = text.normalize('NFKC');
-  for (const m of t.matchAll(/[\p{L}][\p{L}'’]*/gu)) {
-    if (/(?:^|[^\p{L}\p{N}])\p{Lu} $/u.test(t.slice(Math.max(0, m.index - 3), m.index))) continue;
+  for (const m of t.matchAll(WORD)) {
+    // Most words follow no space-after-a-capital: the pattern is tried only where it can match.
+    if (t.charCodeAt(m.index - 1) === 32 && AFTER_LONE_CAPITAL.test(t.slice(Math.max(0, m.index - 3), m.index))) continue;
     out.add(m[0].toLowerCase());
   }
   return out;
+}
+
+/** A capital standing alone before a space and a letter: the only lines {@link repairLetterSpacing} can change. */
+const LONE_CAPITAL = /(?<![\p{L}\p{N}])\p{Lu} \p{L}/u;
+
+/** Whether {@link repairLetterSpacing} may change `line` (a cheap test that spares the vocabulary). */
+export function mayBeLetterSpaced(line: string): boolean {
+  return LONE_CAPITAL.test(line);
 }
 
 /** Splits a run of letters into vocabulary words, longest first; null when it cannot. */
@@ -77,6 +90,7 @@ function segment(run: string, vocabulary: ReadonlySet<string>): string[] | null 
  * into the document's words.
  */
 export function repairLetterSpacing(line: string, vocabulary: ReadonlySet<string>): string {
+  if (!mayBeLetterSpaced(line)) return line;
   let out = line.replace(/(?<![\p{L}\p{N}])(?:\p{Lu} ){2,}\p{Lu}(?![\p{L}\p{N}])/gu, (run) => {
     const letters = run.replace(/ /g, '');
     const words = segment(letters.toLowerCase(), vocabulary);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentProfile } from '../../shared/domain/document.ts';
 import { buildDocumentProfile, findOrganisations, organisationAliases, profileLabel } from '../../shared/enrich/document-profile.ts';
-import { repairLetterSpacing, wordVocabulary } from '../../shared/enrich/organisation-names.ts';
+import { mayBeLetterSpaced, repairLetterSpacing, wordVocabulary } from '../../shared/enrich/organisation-names.ts';
 import { citedPeriodQualifier, findQueryPeriods, routeQuery, type DirectoryEntry } from '../../shared/retrieval/document-routing.ts';
 import { mentionsAlias } from '../../shared/retrieval/organisation-match.ts';
 import { filedQuarter } from '../../shared/retrieval/period-match.ts';
@@ -203,6 +203,20 @@ describe('organisations named as people write them', () => {
     expect(repairLetterSpacing('R E S O R T S I N T E R N A T I O N A L', wordVocabulary('resorts international'))).toBe('RESORTS INTERNATIONAL');
     // A real one-letter word is left alone.
     expect(repairLetterSpacing('Plan A Shares', wordVocabulary('plan shares'))).toBe('Plan A Shares');
+  });
+
+  it('the cheap test before a repair passes every line a repair changes', () => {
+    const vocabulary = wordVocabulary('marlow resorts international resorts plan shares');
+    const lines = [
+      'M ARLOW R ESORTS I NTERNATIONAL', 'R E S O R T S', 'Marlow R Esorts', '(R ESORTS)', 'É COLE N ATIONALE',
+      'Plan A Shares', 'Marlow Resorts International', '10-K 2024', 'R2 D2 units', '', 'the a b c',
+    ];
+    for (const line of lines) {
+      if (repairLetterSpacing(line, vocabulary) !== line) expect(mayBeLetterSpaced(line), line).toBe(true);
+    }
+    expect(lines.filter(mayBeLetterSpaced)).toEqual(['M ARLOW R ESORTS I NTERNATIONAL', 'R E S O R T S', 'Marlow R Esorts', '(R ESORTS)', 'É COLE N ATIONALE', 'Plan A Shares']);
+    // A word after a lone capital stays out of the vocabulary, wherever it stands.
+    expect([...wordVocabulary('R ESORTS and (I NTERNATIONAL) at X Y')]).toEqual(['r', 'and', 'i', 'at', 'x']);
   });
 
   it('alias matching: possessives, hyphens as spaces, capitals for two-letter symbols', () => {

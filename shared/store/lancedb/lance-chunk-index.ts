@@ -81,7 +81,7 @@ export class LanceChunkIndex implements ChunkIndex {
         // Searches already drop recent rows without a chunk; deleted here, they no longer take a candidate's place.
         const recent = await guarded('deleteByDoc', () => this.s.tables.open(RECENT_TABLE));
         if (recent) await withConflictRetry('deleteByDoc', () => recent.delete(predicate));
-        await guarded('deleteByDoc', () => this.s.searchView.advance());
+        advanceSearchViews(this.s);
       }
       if (opts.exceptVersion === undefined) await this.documents.deleteRow(docId);
       return { deletedChunks };
@@ -93,26 +93,28 @@ export class LanceChunkIndex implements ChunkIndex {
     // Validates and translates before any I/O, so a bad filter fails as INVALID_PAYLOAD.
     const where = filterToSql(q.filter);
     this.s.upkeep.searched();
-    const table = await guarded('hybrid', () => this.s.searchView.table());
-    if (!table) return [];
-    const dimension = (await guarded('hybrid', () => this.s.tables.dimension(table))) as number;
-    checkVector(q.vector, dimension, 'query vector');
-    const recent = await guarded('hybrid', () => this.s.recentView.table());
     const { candidateFloor, flatSearchCutoff } = this.s.settings;
-    return guarded('hybrid', () => hybridSearch(table, { ...q, where, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, caches: this.s.caches, recent }));
+    return guarded('hybrid', () =>
+      this.s.searchView.read(async (table) => {
+        if (!table) return [];
+        checkVector(q.vector, (await this.s.tables.dimension(table)) as number, 'query vector');
+        return this.s.recentView.read((recent) => hybridSearch(table, { ...q, where, candidates: Math.max(q.limit, candidateFloor), flatSearchCutoff, caches: this.s.caches, recent }));
+      }),
+    );
   }
 
   async aggregate({ groupBy, filter }: { groupBy: AggregateField; filter?: Filter }): Promise<AggregateBucket[]> {
     checkAggregateField(groupBy);
     const where = filterToSql(filter);
     this.s.upkeep.searched();
-    return guarded('aggregate', async () => {
-      const table = await this.s.searchView.table();
-      if (!table) return [];
-      const query = table.query();
-      const counts = await countByValue(where ? query.where(where) : query, groupBy satisfies AggregateField);
-      return sortBuckets([...counts].map(([value, count]) => ({ value, count })));
-    });
+    return guarded('aggregate', () =>
+      this.s.searchView.read(async (table) => {
+        if (!table) return [];
+        const query = table.query();
+        const counts = await countByValue(where ? query.where(where) : query, groupBy satisfies AggregateField);
+        return sortBuckets([...counts].map(([value, count]) => ({ value, count })));
+      }),
+    );
   }
 
   async fetchByIds(ids: string[]): Promise<StoredChunk[]> {
@@ -197,6 +199,6 @@ export class LanceChunkIndex implements ChunkIndex {
     const rows = this.committedRows;
     this.committedRows = 0;
     await guarded('refresh index', () => this.s.upkeep.afterChunkWrite(table, rows));
-    await guarded('refresh index', () => advanceSearchViews(this.s));
+    advanceSearchViews(this.s);
   }
 }

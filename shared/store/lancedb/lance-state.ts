@@ -312,6 +312,7 @@ export interface LanceStoreState {
 }
 
 /** After a commit of this process: its searches see it from now on, in both tables they read. */
-export async function advanceSearchViews(s: Pick<LanceStoreState, 'searchView' | 'recentView'>): Promise<void> {
-  await Promise.all([s.searchView.advance(), s.recentView.advance()]);
+export function advanceSearchViews(s: Pick<LanceStoreState, 'searchView' | 'recentView'>): void {
+  s.searchView.advance();
+  s.recentView.advance();
 }

@@ -71,7 +71,7 @@ export class LanceStoreAdmin implements StoreAdmin {
   async optimize(): Promise<void> {
     const table = await guarded('optimize', () => this.s.tables.require(CHUNKS_TABLE));
     await this.s.lock(() => withConflictRetry('optimize', () => this.s.upkeep.refreshText(table, { compact: true })));
-    await guarded('optimize', () => advanceSearchViews(this.s));
+    advanceSearchViews(this.s);
   }
 
   async maintain(): Promise<MaintenanceReport> {
@@ -85,7 +85,7 @@ export class LanceStoreAdmin implements StoreAdmin {
     if (!table) return { vectorIndex: 'exact', reason: 'no chunks yet', seconds: seconds() };
     // Now, not paced: rows a failed or still pending background refresh left out of the index.
     await lock(() => withConflictRetry('maintain', () => upkeep.refreshText(table)));
-    await guarded('maintain', () => advanceSearchViews(this.s));
+    advanceSearchViews(this.s);
     const state = await guarded('maintain', async () => ({ rows: await table.countRows(), index: vectorIndexOf(await table.listIndices()) }));
     const { action, reason } = vectorIndexAction(state, this.s.settings.vectorIndex);
     if (action === 'none') return { vectorIndex: state.index ? 'current' : 'exact', reason, seconds: seconds() };
@@ -95,7 +95,7 @@ export class LanceStoreAdmin implements StoreAdmin {
     // LanceDB compacts no files while delta segments cover them; with one segment again, this
     // optimize compacts what writes left (~35 s at 100k), so no write's refresh waits for it.
     await lock(() => withConflictRetry('maintain', () => upkeep.optimize(table)));
-    await guarded('maintain', () => advanceSearchViews(this.s));
+    advanceSearchViews(this.s);
     return { vectorIndex: action === 'build' ? 'built' : 'rebuilt', reason, seconds: seconds() };
   }
 

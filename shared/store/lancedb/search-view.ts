@@ -3,25 +3,49 @@ import { PermanentError } from '../../errors.ts';
 
 /**
  * The chunks table as searches read it. With a lag of 0 it is the store's own handle: every read
- * checks for a newer version first. With a lag of N ms it is a handle of a second connection that
- * moves to other processes' newer versions at most every N ms (LanceDB's read consistency
- * interval; Elasticsearch's refresh interval): while another process ingests, a search no longer
- * opens every fresh table version it commits (a merge-insert and the index refresh after it), and
- * the search caches, kept per version, live as long as the version does. This process's own
- * commits are seen at once ({@link SearchView.advance}). Only searches read through the view:
- * counts, reads by id and document reads — what writers decide on — stay on the fresh handle.
+ * checks for a newer version first. With a lag of N ms searches read a handle of a second
+ * connection pinned to one table version, replaced by a newer one at most every N ms (Elasticsearch's
+ * refresh interval): while another process ingests, a search no longer opens every fresh table
+ * version it commits (a merge-insert and the index refresh after it), the search caches, kept per
+ * version, live as long as the version does, and a search never sees the table move under it
+ * mid-way (which made it run again: LanceDB's own consistency interval reloads a handle in the
+ * middle of whatever read finds it due). This process's own commits are seen at once
+ * ({@link SearchView.advance}). Only searches read through the view: counts, reads by id and
+ * document reads — what writers decide on — stay on the fresh handle.
  */
 export interface SearchView {
-  /** The table searches read, or null while it does not exist. */
-  table(): Promise<lancedb.Table | null>;
-  /** After a commit of this process: its searches see it from now on. */
-  advance(): Promise<void>;
+  /**
+   * Runs `fn` on the table searches read (null while it does not exist); with a lag, the handle
+   * stays at one version until `fn` settles.
+   */
+  read<T>(fn: (table: lancedb.Table | null) => Promise<T>): Promise<T>;
+  /** After a commit of this process: searches that begin from now on see it. */
+  advance(): void;
   close(): void;
+}
+
+/** A handle pinned to the version it opened, and who still reads it. */
+interface Pinned {
+  table: lancedb.Table;
+  /** now() when its open began: what it holds is at least that recent. */
+  openedAt: number;
+  /** The view's generation when its open began (see advance). */
+  generation: number;
+  readers: number;
+  /** Replaced by a newer handle (or the view closed): closed once its last reader is done. */
+  retired: boolean;
+}
+
+/** An open of the latest version under way, shared by the searches that found the handle due. */
+interface Opening {
+  /** now() when it began. */
+  startedAt: number;
+  done: Promise<void>;
 }
 
 /**
  * Opens the view over `name` in `dir`. `openFresh` is the store's own (interval 0) table opener,
- * used as is when `lagMs` is 0.
+ * used as is when `lagMs` is 0; `now` is the clock the lag is measured on, ms.
  *
  * @throws PermanentError `INVALID_CONFIG` for a negative or non-finite lag.
  */
@@ -30,31 +54,121 @@ export function openSearchView(
   name: string,
   lagMs: number,
   openFresh: () => Promise<lancedb.Table | null>,
+  now: () => number = () => performance.now(),
 ): SearchView {
   if (!Number.isFinite(lagMs) || lagMs < 0) throw new PermanentError('INVALID_CONFIG', `search lag must be a non-negative number of ms, got ${lagMs}`);
-  if (lagMs === 0) return { table: openFresh, advance: async () => undefined, close: () => undefined };
+  if (lagMs === 0) return { read: async (fn) => fn(await openFresh()), advance: () => undefined, close: () => undefined };
   // Connected on the first search: a process that never searches (a stage worker) opens nothing.
+  // No consistency interval: a handle never moves; the view replaces it instead.
   let db: Promise<lancedb.Connection> | null = null;
-  let handle: lancedb.Table | null = null;
+  let current: Pinned | null = null;
+  let opening: Opening | null = null;
+  /** Bumped by each commit of this process: a handle opened before it may not hold it. */
+  let generation = 0;
+  let closed = false;
+
+  const retire = (pinned: Pinned) => {
+    pinned.retired = true;
+    if (pinned.readers === 0) pinned.table.close();
+  };
+  const release = (pinned: Pinned) => {
+    pinned.readers -= 1;
+    if (pinned.retired && pinned.readers === 0) pinned.table.close();
+  };
+
+  /**
+   * Makes the current handle one of the latest version (none while the table does not exist):
+   * the handle itself when no search reads it (it keeps what it has loaded), else a new one.
+   */
+  async function reopen(entry: Opening): Promise<void> {
+    const openedGeneration = generation;
+    try {
+      const idle = current && current.readers === 0 ? current : null;
+      if (idle && (await movedToLatest(idle.table))) {
+        idle.openedAt = entry.startedAt;
+        idle.generation = openedGeneration;
+      } else {
+        await openLatest(entry.startedAt, openedGeneration);
+      }
+    } finally {
+      if (opening === entry) opening = null;
+    }
+  }
+
+  /** False when the table can no longer be read (dropped by a reset): it is then opened anew. */
+  async function movedToLatest(table: lancedb.Table): Promise<boolean> {
+    try {
+      await table.checkoutLatest();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function openLatest(openedAt: number, openedGeneration: number): Promise<void> {
+    db ??= lancedb.connect(dir);
+    const connection = await db;
+    // Absence is not remembered: another process may create the table.
+    let table: lancedb.Table | null = null;
+    if ((await connection.tableNames()).includes(name)) {
+      try {
+        table = await connection.openTable(name);
+      } catch (err) {
+        // Listed while another writer is still creating it: not there yet.
+        if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
+      }
+    }
+    if (current) retire(current);
+    current = null;
+    if (!table) return;
+    if (closed) return table.close();
+    current = { table, openedAt, generation: openedGeneration, readers: 0, retired: false };
+  }
+
+  /**
+   * The current handle, counted as read, once it is recent enough: opened less than the lag ago
+   * or after this call began, and after this process's last commit. Searches that find it due
+   * share one open.
+   */
+  async function acquire(): Promise<Pinned | null> {
+    const askedAt = now();
+    const askedGeneration = generation;
+    for (;;) {
+      if (closed) throw new PermanentError('STORE_REJECTED', 'lancedb store is closed');
+      const pinned = current;
+      if (pinned && pinned.generation >= askedGeneration && (pinned.openedAt >= askedAt || now() - pinned.openedAt < lagMs)) {
+        pinned.readers += 1;
+        return pinned;
+      }
+      if (!opening) {
+        const entry: Opening = { startedAt: now(), done: Promise.resolve() };
+        entry.done = reopen(entry);
+        opening = entry;
+      }
+      const joined = opening;
+      await joined.done;
+      // The table does not exist (yet): an open that began after this call says so for certain.
+      if (!current && joined.startedAt >= askedAt && !closed) return null;
+    }
+  }
+
   return {
-    async table() {
-      if (handle) return handle;
-      db ??= lancedb.connect(dir, { readConsistencyInterval: lagMs / 1000 });
-      const connection = await db;
-      // Absence is not cached: another process may create the table.
-      if (!(await connection.tableNames()).includes(name)) return null;
-      const opened = await connection.openTable(name);
-      // Searches that arrive together before the first open both get here: one handle is kept.
-      if (handle) opened.close();
-      else handle = opened;
-      return handle;
+    async read(fn) {
+      const pinned = await acquire();
+      if (!pinned) return fn(null);
+      try {
+        return await fn(pinned.table);
+      } finally {
+        release(pinned);
+      }
     },
-    async advance() {
-      await handle?.checkoutLatest();
+    advance() {
+      generation += 1;
     },
     close() {
-      handle?.close();
-      handle = null;
+      closed = true;
+      if (current) retire(current);
+      current = null;
       void db?.then((connection) => connection.close(), () => undefined);
       db = null;
     },

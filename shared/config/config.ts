@@ -71,6 +71,11 @@ export const ConfigSchema = z.object({
    * not after every commit); 0 = refresh after every write. @defaultValue 30000
    */
   LANCEDB_SEARCH_IDLE_AFTER_MS: int(0, 86_400_000).default(30_000),
+  /**
+   * LanceDB: the recent rows' index refresh starts at least this long after the previous one (and no
+   * sooner than LANCEDB_REFRESH_MIN_INTERVAL_MS); searches scan the rows written meanwhile. @defaultValue 2000
+   */
+  LANCEDB_RECENT_REFRESH_MIN_INTERVAL_MS: int(0, 60_000).default(2_000),
   /** LanceDB: largest share of the time those refreshes may take under steady writes, in (0, 1]. @defaultValue 1 */
   LANCEDB_REFRESH_MAX_SHARE: z.coerce.number().gt(0).max(1).default(1),
   /**
@@ -251,6 +256,7 @@ export type VectorStoreSettings =
       flatSearchCutoff: number;
       searchLagMs: number;
       refreshPacing: { minIntervalMs: number; maxShare: number };
+      recentRefreshIntervalMs: number;
       commitLingerMs: number;
       searchIdleAfterMs: number;
       foldAfter: { rows: number; ms: number };
@@ -347,6 +353,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
             flatSearchCutoff: c.LANCEDB_FLAT_SEARCH_CUTOFF,
             searchLagMs: c.LANCEDB_SEARCH_LAG_MS,
             refreshPacing: { minIntervalMs: c.LANCEDB_REFRESH_MIN_INTERVAL_MS, maxShare: c.LANCEDB_REFRESH_MAX_SHARE },
+            recentRefreshIntervalMs: c.LANCEDB_RECENT_REFRESH_MIN_INTERVAL_MS,
             commitLingerMs: c.LANCEDB_COMMIT_LINGER_MS,
             searchIdleAfterMs: c.LANCEDB_SEARCH_IDLE_AFTER_MS,
             foldAfter: { rows: c.LANCEDB_FOLD_AFTER_ROWS, ms: c.LANCEDB_FOLD_AFTER_MS },

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS, foldDue } from '../../shared/store/lancedb/lance-state.ts';
+import { LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS, foldDue, lanceSettings } from '../../shared/store/lancedb/lance-state.ts';
+import { DEFAULT_RECENT_REFRESH_INTERVAL_MS } from '../../shared/store/lancedb/store-options.ts';
 import { SEARCHED_AT_FILE, fileSearchActivity, isSearchIdle, type SearchActivity } from '../../shared/store/lancedb/search-activity.ts';
 import { createMutex } from '../../shared/store/lancedb/write-guard.ts';
 
@@ -25,10 +26,16 @@ function fakeTable() {
   return table;
 }
 
-function upkeepWith(sinceLastSearch: number | null, searchIdleAfterMs = 30_000, recent: ReturnType<typeof fakeTable> | null = null) {
+function upkeepWith(sinceLastSearch: number | null, searchIdleAfterMs = 30_000, recent: ReturnType<typeof fakeTable> | null = null, recentIntervalMs = 0) {
   const marks: number[] = [];
   const activity: SearchActivity = { mark: () => marks.push(1), sinceLastSearch: async () => sinceLastSearch };
-  const settings = { pruneOlderThanMs: 3_600_000, refreshPacing: { minIntervalMs: 0, maxShare: 1 }, searchIdleAfterMs, foldAfter: { rows: 10, ms: 60_000 } };
+  const settings = {
+    pruneOlderThanMs: 3_600_000,
+    refreshPacing: { minIntervalMs: 0, maxShare: 1 },
+    recentRefreshPacing: { minIntervalMs: recentIntervalMs, maxShare: 1 },
+    searchIdleAfterMs,
+    foldAfter: { rows: 10, ms: 60_000 },
+  };
   const upkeep = new LanceIndexUpkeep(createMutex(), settings, activity, async () => (recent ? asTable(recent) : null));
   return { upkeep, marks };
 }
@@ -116,6 +123,31 @@ describe('search-idle index refresh', () => {
     expect(foldDue({ rows: 9, since: 4_001 }, 5_000, after)).toBe(false);
     expect(foldDue({ rows: 10, since: 4_999 }, 5_000, after)).toBe(true);
     expect(foldDue({ rows: 1, since: 4_000 }, 5_000, after)).toBe(true);
+  });
+
+  it("paces the recent rows' refresh by its own interval: the first runs at once, the next waits (or for close), a due fold does not", async () => {
+    const chunks = fakeTable();
+    const recent = fakeTable();
+    const { upkeep } = upkeepWith(1_000, 30_000, recent, 60_000);
+    await upkeep.afterChunkWrite(asTable(chunks), 2);
+    await vi.waitFor(() => expect(recent.optimizes).toBe(1));
+    await upkeep.afterChunkWrite(asTable(chunks), 2);
+    // A refresh not held back would have run by now (the fakes take no time).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(recent.optimizes).toBe(1);
+    // The fold keeps its own (unpaced) schedule.
+    await upkeep.afterChunkWrite(asTable(chunks), 6);
+    await vi.waitFor(() => expect(chunks.optimizes).toBe(1));
+    await upkeep.settled();
+    expect(recent.optimizes).toBe(2);
+  });
+
+  it("lanceSettings: the recent rows' refresh is paced by the larger of its interval and the refreshes' own, 2 s by default", () => {
+    expect(lanceSettings({ dir: 'x' }).recentRefreshPacing).toEqual({ minIntervalMs: DEFAULT_RECENT_REFRESH_INTERVAL_MS, maxShare: 1 });
+    expect(DEFAULT_RECENT_REFRESH_INTERVAL_MS).toBe(2_000);
+    expect(lanceSettings({ dir: 'x', recentRefreshIntervalMs: 0 }).recentRefreshPacing).toEqual({ minIntervalMs: 0, maxShare: 1 });
+    expect(lanceSettings({ dir: 'x', recentRefreshIntervalMs: 500, refreshPacing: { minIntervalMs: 3_000, maxShare: 0.5 } }).recentRefreshPacing).toEqual({ minIntervalMs: 3_000, maxShare: 0.5 });
+    expect(() => lanceSettings({ dir: 'x', recentRefreshIntervalMs: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
   });
 
   it('with recent rows, a searched store refreshes them behind every write and folds once enough rows were written; the fold drops what it covers', async () => {

@@ -10,9 +10,9 @@ import { isQuarryError, PermanentError } from '../../errors.ts';
 import type { SearchCaches } from './hybrid-search.ts';
 import type { SearchView } from './search-view.ts';
 import { isSearchIdle, type SearchActivity } from './search-activity.ts';
-import { DEFAULT_COMMIT_LINGER_MS, DEFAULT_REFRESH_PACING, DEFAULT_SEARCH_IDLE_AFTER_MS, type LanceDbStoreOptions } from './store-options.ts';
+import { DEFAULT_COMMIT_LINGER_MS, DEFAULT_RECENT_REFRESH_INTERVAL_MS, DEFAULT_REFRESH_PACING, DEFAULT_SEARCH_IDLE_AFTER_MS, type LanceDbStoreOptions } from './store-options.ts';
 import { DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, type VectorIndexPolicy } from './vector-index.ts';
-import { classifyStoreError, createCoalescedRun, withConflictRetry, type CoalescedRun, type CoalescedRunPacing } from './write-guard.ts';
+import { classifyStoreError, createCoalescedRun, validatePacing, withConflictRetry, type CoalescedRun, type CoalescedRunPacing } from './write-guard.ts';
 import { ADDED_AT_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
 import { createKeywordIndex } from './table-upgrades.ts';
 
@@ -26,6 +26,8 @@ export interface LanceSettings {
   flatSearchCutoff: number;
   searchLagMs: number;
   refreshPacing: CoalescedRunPacing;
+  /** The recent rows' refresh: `refreshPacing` spaced at least `recentRefreshIntervalMs`. */
+  recentRefreshPacing: CoalescedRunPacing;
   searchIdleAfterMs: number;
   foldAfter: { rows: number; ms: number };
   vectorIndex: VectorIndexPolicy;
@@ -33,6 +35,9 @@ export interface LanceSettings {
 
 /** {@link LanceSettings} from the caller's options. */
 export function lanceSettings(options: LanceDbStoreOptions): LanceSettings {
+  const refreshPacing = options.refreshPacing ?? DEFAULT_REFRESH_PACING;
+  const recentInterval = options.recentRefreshIntervalMs ?? DEFAULT_RECENT_REFRESH_INTERVAL_MS;
+  validatePacing({ minIntervalMs: recentInterval, maxShare: 1 });
   return {
     dir: options.dir,
     candidateFloor: options.candidateFloor ?? 100,
@@ -41,7 +46,8 @@ export function lanceSettings(options: LanceDbStoreOptions): LanceSettings {
     commitLingerMs: options.commitLingerMs ?? DEFAULT_COMMIT_LINGER_MS,
     flatSearchCutoff: options.flatSearchCutoff ?? DEFAULT_FLAT_SEARCH_CUTOFF,
     searchLagMs: options.searchLagMs ?? 0,
-    refreshPacing: options.refreshPacing ?? DEFAULT_REFRESH_PACING,
+    refreshPacing,
+    recentRefreshPacing: { ...refreshPacing, minIntervalMs: Math.max(refreshPacing.minIntervalMs, recentInterval) },
     searchIdleAfterMs: options.searchIdleAfterMs ?? DEFAULT_SEARCH_IDLE_AFTER_MS,
     foldAfter: checkFoldAfter(options.foldAfter ?? FOLD_AFTER),
     vectorIndex: options.vectorIndex ?? DEFAULT_VECTOR_INDEX_POLICY,
@@ -202,12 +208,12 @@ export class LanceIndexUpkeep {
   /** @param recentTable the recent rows' table (null for a store that has none yet: the chunks table alone is then folded). */
   constructor(
     lock: Mutex,
-    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'searchIdleAfterMs' | 'foldAfter'>,
+    private readonly settings: Pick<LanceSettings, 'pruneOlderThanMs' | 'refreshPacing' | 'recentRefreshPacing' | 'searchIdleAfterMs' | 'foldAfter'>,
     private readonly activity: SearchActivity,
     private readonly recentTable: () => Promise<lancedb.Table | null> = async () => null,
   ) {
     this.folds = createCoalescedRun(lock, (table: lancedb.Table) => withConflictRetry('index refresh', () => this.refreshText(table)), settings.refreshPacing);
-    this.recentRefreshes = createCoalescedRun(lock, (recent: lancedb.Table) => withConflictRetry('recent index refresh', () => this.refreshRecent(recent)), settings.refreshPacing);
+    this.recentRefreshes = createCoalescedRun(lock, (recent: lancedb.Table) => withConflictRetry('recent index refresh', () => this.refreshRecent(recent)), settings.recentRefreshPacing);
   }
 
   /** Compacts files, updates every index and prunes versions older than the pruning age. */

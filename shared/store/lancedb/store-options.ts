@@ -33,6 +33,12 @@ export interface LanceDbStoreOptions {
    */
   refreshPacing?: CoalescedRunPacing;
   /**
+   * The recent rows' refresh starts at least this long after the previous one began (and no sooner
+   * than `refreshPacing` allows): the rows written meanwhile are scanned by the searches instead.
+   * @defaultValue DEFAULT_RECENT_REFRESH_INTERVAL_MS
+   */
+  recentRefreshIntervalMs?: number;
+  /**
    * When a searched store folds its recent rows into the chunks table's full-text index: once this
    * process has written `rows` rows since its last fold, or the oldest of them is `ms` old (see
    * FOLD_AFTER in lance-state.ts).
@@ -78,6 +84,16 @@ export interface LanceDbStoreOptions {
  * *Index refresh in the background*): worth it for a bulk load nobody queries meanwhile.
  */
 export const DEFAULT_REFRESH_PACING: CoalescedRunPacing = { minIntervalMs: 0, maxShare: 1 };
+
+/**
+ * The recent rows' refresh at most every 2 s. It is an `optimize()` of the recent table, ~55–100
+ * ms of CPU at 100–1,000 rows however few it adds, and ran after every commit; a search scans the
+ * rows it has not taken in yet for ~0.15 ms a row (7 rows 1.3 ms, 30 rows 3–5 ms). At 100k chunks,
+ * a writer committing a 7-chunk document about twice a second beside a searching process: 34
+ * refreshes in 70 s instead of ~110, ~11 s of CPU less, and candidate p95 83 / 91 ms against 91 /
+ * 96 run back to back (docs/benchmarks.md, *Pinned search handles, paced recent refreshes*).
+ */
+export const DEFAULT_RECENT_REFRESH_INTERVAL_MS = 2_000;
 
 /**
  * A commit's linger under steady writes, ms. Small documents reach the upsert stage a few tens of

@@ -16,6 +16,8 @@ export interface MixedFigures {
   agentP95Ms: number;
   candidate: LatencySummary;
   agent: LatencySummary;
+  /** Mean ms per agent graph node while ingesting (see AgentFigures). */
+  agentNodesMeanMs: Record<string, number>;
   /** Pages indexed per second while the questions were being asked (documents indexed inside the window). */
   ingestPagesPerSec: number;
   ingestedDocs: number;
@@ -25,7 +27,7 @@ export interface MixedFigures {
    * The same two series asked just before the ingest workers started (the machine is shared:
    * idle figures taken minutes earlier can differ by the other load), and the ratios to them.
    */
-  idleBefore: { candidateP95Ms: number; agentP95Ms: number; candidateRatio: number; agentRatio: number };
+  idleBefore: { candidateP95Ms: number; agentP95Ms: number; candidateRatio: number; agentRatio: number; agentNodesMeanMs: Record<string, number> };
   /** WORKER_NICE of the ingest worker processes (the questions are asked at the bench's own priority). */
   workerNice: number;
   /** What the measurement models, in words. */
@@ -151,6 +153,7 @@ export async function whileIngesting(
       agentP95Ms: agent.agent.p95,
       candidate: cand.latency,
       agent: agent.agent,
+      agentNodesMeanMs: agent.agentNodesMeanMs,
       ingestPagesPerSec: pagesPerSec(inWindow, t1 - t0),
       ingestAlonePagesPerSec: pagesPerSec(indexedIn(a0, a1), a1 - a0),
       ingestedDocs: inWindow.length,
@@ -159,6 +162,7 @@ export async function whileIngesting(
         agentP95Ms: idleAgent.agent.p95,
         candidateRatio: ratio(cand.latency.p95, idleCand.latency.p95),
         agentRatio: ratio(agent.agent.p95, idleAgent.agent.p95),
+        agentNodesMeanMs: idleAgent.agentNodesMeanMs,
       },
       workerNice,
       model: MIXED_MODEL,

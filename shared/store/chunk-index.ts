@@ -116,7 +116,13 @@ export interface ChunkIndex {
   aggregate(q: { groupBy: AggregateField; filter?: Filter }): Promise<AggregateBucket[]>;
   /** Chunks by id, in the order asked, missing ids skipped, vectors included. */
   fetchByIds(ids: string[]): Promise<StoredChunk[]>;
-  countChunks(filter?: Filter): Promise<number>;
+  /**
+   * Chunks matching `filter`, in the latest commit: what a writer decides on. With `asSearched`,
+   * as this process's searches see the store — what a search planning its branches counts
+   * (LanceDB: on the version its searches read, which may lag other processes' writes by the
+   * search lag; elsewhere the same as without).
+   */
+  countChunks(filter?: Filter, opts?: { asSearched?: boolean }): Promise<number>;
   /** Ids and versions of a document's chunks, sorted by chunk_id. */
   listChunkIds(docId: string): Promise<{ chunk_id: string; version: string }[]>;
   /**

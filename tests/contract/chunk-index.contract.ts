@@ -200,6 +200,16 @@ export function runChunkIndexContract(name: string, makeStore: () => Promise<Chu
         expect(await count(isIn('lang', []))).toBe(0);
       });
 
+      it("counts as searched: this process's own writes at once, the same filters, the same errors", async () => {
+        const asSearched = (f?: Filter) => store.countChunks(f, { asSearched: true });
+        expect(await asSearched(eq('doc_type', 'law'))).toBe(3);
+        expect(await asSearched(isIn('chunk_index', [0, 2]))).toBe(4);
+        expect(await asSearched()).toBe(6);
+        await store.deleteByDoc(DOC_A);
+        expect(await asSearched()).toBe(await count());
+        await rejectsWith(asSearched({ op: 'eq', field: 'body', value: 'x' } as unknown as Filter), 'INVALID_PAYLOAD');
+      });
+
       it('containsAny matches array items exactly, including spacing variants', async () => {
         const hits = async (f: Filter) =>
           names((await store.hybrid({ text: '', vector: [1, 1, 1, 1], alpha: 1, limit: 10, filter: f })).map((h) => h.chunk)).sort();

@@ -516,6 +516,7 @@ describe('lancedb adapter specifics', () => {
     // Searches stay on the version they read (for up to a minute here)…
     expect(await lagging.hybrid(q('remote'))).toHaveLength(0);
     expect(await lagging.aggregate({ groupBy: 'section' })).toEqual([{ value: 'first', count: 3 }]);
+    expect(await lagging.countChunks(eq('section', 'remote'), { asSearched: true })).toBe(0);
     // …what a writer decides on does not.
     expect(await lagging.countChunks(eq('section', 'remote'))).toBe(4);
     expect((await lagging.fetchByIds(other.map((c) => c.chunk_id))).map((c) => c.chunk_id)).toEqual(other.map((c) => c.chunk_id));

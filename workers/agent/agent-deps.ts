@@ -77,7 +77,8 @@ export function createAgentDeps(ports: AgentPorts, log: Logger, knobs: AgentKnob
       return v;
     },
     hybrid: (q) => ports.store.hybrid(q),
-    count: (filter) => ports.store.countChunks(filter),
+    // On the version the branch's search will read (see VectorStore.countChunks).
+    count: (filter) => ports.store.countChunks(filter, { asSearched: true }),
     async facetWeights(vector) {
       if (!facetRows || clock().getTime() - facetRows.at > FACET_ROWS_TTL_MS) facetRows = { at: clock().getTime(), rows: ports.store.listFacetValues() };
       return facetWeights(vector, await facetRows.rows);

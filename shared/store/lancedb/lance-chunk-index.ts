@@ -131,8 +131,13 @@ export class LanceChunkIndex implements ChunkIndex {
     });
   }
 
-  async countChunks(filter?: Filter): Promise<number> {
+  async countChunks(filter?: Filter, opts?: { asSearched?: boolean }): Promise<number> {
     const where = filterToSql(filter);
+    if (opts?.asSearched) {
+      return guarded('countChunks', () =>
+        this.s.searchView.read(async (table) => (table ? countMatching(table, where, this.s.caches.at(await table.version()).counts) : 0)),
+      );
+    }
     return guarded('countChunks', async () => {
       const table = await this.s.tables.open(CHUNKS_TABLE);
       if (!table) return 0;

@@ -2,16 +2,17 @@ import * as lancedb from '@lancedb/lancedb';
 import { PermanentError } from '../../errors.ts';
 
 /**
- * The chunks table as searches read it. With a lag of 0 it is the store's own handle: every read
- * checks for a newer version first. With a lag of N ms searches read a handle of a second
- * connection pinned to one table version, replaced by a newer one at most every N ms (Elasticsearch's
- * refresh interval): while another process ingests, a search no longer opens every fresh table
- * version it commits (a merge-insert and the index refresh after it), the search caches, kept per
- * version, live as long as the version does, and a search never sees the table move under it
- * mid-way (which made it run again: LanceDB's own consistency interval reloads a handle in the
- * middle of whatever read finds it due). This process's own commits are seen at once
- * ({@link SearchView.advance}). Only searches read through the view: counts, reads by id and
- * document reads — what writers decide on — stay on the fresh handle.
+ * A table (the chunks table, its recent rows) as searches read it. With a lag of 0 it is the
+ * store's own handle: every read checks for a newer version first. With a lag of N ms searches
+ * read a handle of a second connection pinned to one table version, moved to the latest at most
+ * every N ms (Elasticsearch's refresh interval): while another process ingests, a search no
+ * longer opens every fresh table version it commits (a merge-insert and the index refresh after
+ * it), the search caches, kept per version, live as long as the version does, and a search never
+ * sees the table move under it mid-way (which made it run again: LanceDB's own consistency
+ * interval reloads a handle in the middle of whatever read finds it due). This process's own
+ * commits are seen at once ({@link SearchView.advance}). Searches, facet counts and the agent's
+ * branch counts read through the view; counts, reads by id and document reads that writers decide
+ * on stay on the fresh handle.
  */
 export interface SearchView {
   /**

@@ -85,6 +85,8 @@ export function openSearchView(
     const openedGeneration = generation;
     try {
       const idle = current && current.readers === 0 ? current : null;
+      // Taken by no search while it moves: each search waits for this open.
+      if (idle) idle.openedAt = Number.NEGATIVE_INFINITY;
       if (idle && (await movedToLatest(idle.table))) {
         idle.openedAt = entry.startedAt;
         idle.generation = openedGeneration;

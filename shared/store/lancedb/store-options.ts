@@ -81,7 +81,8 @@ export interface LanceDbStoreOptions {
  * Refreshes run back to back while writes come in (none waits for them): what a search must scan
  * stays small, and queries asked while ingest runs stay fast. Spacing them (e.g. 2 s, a tenth of
  * the time) ingests faster into a large store but slows those queries several times over (docs/vector-stores.md,
- * *Index refresh in the background*): worth it for a bulk load nobody queries meanwhile.
+ * *Index refresh in the background*): worth it for a bulk load nobody queries meanwhile. The
+ * recent rows' refresh is spaced by DEFAULT_RECENT_REFRESH_INTERVAL_MS besides.
  */
 export const DEFAULT_REFRESH_PACING: CoalescedRunPacing = { minIntervalMs: 0, maxShare: 1 };
 

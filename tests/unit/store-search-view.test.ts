@@ -22,6 +22,21 @@ function manualClock() {
   return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
+/** A table of one row written by another connection (another process), and a view of it with `lagMs` on a manual clock. */
+async function writerAndView(lagMs: number) {
+  const dir = tempDir();
+  const clock = manualClock();
+  const db = await lancedb.connect(dir);
+  const writer = await db.createTable('rows', [{ id: 'a', n: 1 }]);
+  const view = openSearchView(dir, 'rows', lagMs, async () => null, clock.now);
+  const close = () => {
+    view.close();
+    writer.close();
+    db.close();
+  };
+  return { clock, writer, view, close };
+}
+
 describe('openSearchView (a lagging view of a table)', () => {
   it('opens one handle for searches that arrive together, and finds a table created after a first miss', async () => {
     const dir = tempDir();
@@ -39,11 +54,7 @@ describe('openSearchView (a lagging view of a table)', () => {
   });
 
   it('keeps a read on one version while another process commits, and moves later reads on once the lag has passed', async () => {
-    const dir = tempDir();
-    const clock = manualClock();
-    const db = await lancedb.connect(dir);
-    const writer = await db.createTable('rows', [{ id: 'a', n: 1 }]);
-    const view = openSearchView(dir, 'rows', 1000, async () => null, clock.now);
+    const { clock, writer, view, close } = await writerAndView(1000);
 
     let oldHandle: lancedb.Table | null = null;
     const seen = await view.read(async (table) => {
@@ -69,17 +80,11 @@ describe('openSearchView (a lagging view of a table)', () => {
     const [moved, count] = await view.read(async (t) => [t, await t!.countRows()] as const);
     expect(moved).toBe(handle);
     expect(count).toBe(3);
-    view.close();
-    writer.close();
-    db.close();
+    close();
   });
 
   it("shows this process's own commit to every read that begins after advance(), within the lag", async () => {
-    const dir = tempDir();
-    const clock = manualClock();
-    const db = await lancedb.connect(dir);
-    const writer = await db.createTable('rows', [{ id: 'a', n: 1 }]);
-    const view = openSearchView(dir, 'rows', 60_000, async () => null, clock.now);
+    const { writer, view, close } = await writerAndView(60_000);
     expect(await view.read(async (t) => t!.countRows())).toBe(1);
     await writer.add([{ id: 'b', n: 2 }]);
     expect(await view.read(async (t) => t!.countRows())).toBe(1);
@@ -87,8 +92,7 @@ describe('openSearchView (a lagging view of a table)', () => {
     expect(await view.read(async (t) => t!.countRows())).toBe(2);
     view.close();
     await expect(view.read(async () => 0)).rejects.toMatchObject({ code: 'STORE_REJECTED' });
-    writer.close();
-    db.close();
+    close();
   });
 
   it('reads through the fresh handle when the lag is 0, and refuses a negative lag', async () => {

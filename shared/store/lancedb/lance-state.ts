@@ -15,6 +15,7 @@ import { DEFAULT_FLAT_SEARCH_CUTOFF, DEFAULT_VECTOR_INDEX_POLICY, type VectorInd
 import { classifyStoreError, createCoalescedRun, validatePacing, withConflictRetry, type CoalescedRun, type CoalescedRunPacing } from './write-guard.ts';
 import { ADDED_AT_COLUMN, FTS_INDEX, dimensionOfSchema } from './schema.ts';
 import { createKeywordIndex } from './table-upgrades.ts';
+import { openIfExists } from './open-table.ts';
 
 /** The store's options with their defaults applied (see {@link LanceDbStoreOptions}). */
 export interface LanceSettings {
@@ -107,17 +108,8 @@ export class LanceTables {
     if (this.closed) throw new PermanentError('STORE_REJECTED', 'lancedb store is closed');
     const cached = this.handles.get(name);
     if (cached) return cached;
-    if (!(await this.db.tableNames()).includes(name)) return null;
-    let table: lancedb.Table;
-    try {
-      table = await this.db.openTable(name);
-    } catch (err) {
-      // Listed while another writer is still creating it (its folder made, no version committed
-      // yet): not there yet, as for a reader that looked a moment earlier.
-      if (/not found/i.test(err instanceof Error ? err.message : String(err))) return null;
-      throw err;
-    }
-    this.handles.set(name, table);
+    const table = await openIfExists(this.db, name);
+    if (table) this.handles.set(name, table);
     return table;
   }
 

@@ -1,5 +1,6 @@
 import * as lancedb from '@lancedb/lancedb';
 import { PermanentError } from '../../errors.ts';
+import { openIfExists } from './open-table.ts';
 
 /**
  * A table (the chunks table, its recent rows) as searches read it. With a lag of 0 it is the
@@ -81,20 +82,16 @@ export function openSearchView(
    * Makes the current handle one of the latest version (none while the table does not exist):
    * the handle itself when no search reads it (it keeps what it has loaded), else a new one.
    */
-  async function reopen(entry: Opening): Promise<void> {
+  async function reopen(startedAt: number): Promise<void> {
     const openedGeneration = generation;
-    try {
-      const idle = current && current.readers === 0 ? current : null;
-      // Taken by no search while it moves: each search waits for this open.
-      if (idle) idle.openedAt = Number.NEGATIVE_INFINITY;
-      if (idle && (await movedToLatest(idle.table))) {
-        idle.openedAt = entry.startedAt;
-        idle.generation = openedGeneration;
-      } else {
-        await openLatest(entry.startedAt, openedGeneration);
-      }
-    } finally {
-      if (opening === entry) opening = null;
+    const idle = current && current.readers === 0 ? current : null;
+    // Taken by no search while it moves: each search waits for this open.
+    if (idle) idle.openedAt = Number.NEGATIVE_INFINITY;
+    if (idle && (await movedToLatest(idle.table))) {
+      idle.openedAt = startedAt;
+      idle.generation = openedGeneration;
+    } else {
+      await openLatest(startedAt, openedGeneration);
     }
   }
 
@@ -110,17 +107,7 @@ export function openSearchView(
 
   async function openLatest(openedAt: number, openedGeneration: number): Promise<void> {
     db ??= lancedb.connect(dir);
-    const connection = await db;
-    // Absence is not remembered: another process may create the table.
-    let table: lancedb.Table | null = null;
-    if ((await connection.tableNames()).includes(name)) {
-      try {
-        table = await connection.openTable(name);
-      } catch (err) {
-        // Listed while another writer is still creating it: not there yet.
-        if (!/not found/i.test(err instanceof Error ? err.message : String(err))) throw err;
-      }
-    }
+    const table = await openIfExists(await db, name);
     if (current) retire(current);
     current = null;
     if (!table) return;
@@ -144,9 +131,14 @@ export function openSearchView(
         return pinned;
       }
       if (!opening) {
-        const entry: Opening = { startedAt: now(), done: Promise.resolve() };
-        entry.done = reopen(entry);
-        opening = entry;
+        const startedAt = now();
+        // One open at a time: the next can only begin once this one has cleared it.
+        opening = {
+          startedAt,
+          done: reopen(startedAt).finally(() => {
+            opening = null;
+          }),
+        };
       }
       const joined = opening;
       await joined.done;

@@ -11,9 +11,10 @@ import { WORKER_PROCESS_ENV } from '../k8s/spec.ts';
 import { generateCorpus } from '../tests/fixtures/corpus.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/compose.ts';
-import { groupResidentMb, latencyP50P95, parseChildren, residentMb, sumHwmMb, type ResidentMb } from './ingest-stats.ts';
+import { groupResidentMb, latencyP50P95, msPerPage, parseChildren, residentMb, sumHwmMb, type ResidentMb } from './ingest-stats.ts';
 import { buildDist, COMPILED_BIN, filledCompileCache } from './build-dist.ts';
-import { registerFiles } from './register-files.ts';
+import { registerFiles, registerWarmUp } from './register-files.ts';
+import { treeCpuMs } from './process-cpu.ts';
 
 /** At most this many files are dropped one by one for the latency figure: it stays bounded on any corpus. */
 export const DROP_SAMPLE = 10;
@@ -142,10 +143,14 @@ function startStageProcess(stage: string, env: Record<string, string>): ChildPro
   return child;
 }
 
-/** Per stage, in MB: {@link sumHwmMb} and {@link groupResidentMb} of its process tree, each the largest seen. */
+/**
+ * Per stage: in MB, {@link sumHwmMb} and {@link groupResidentMb} of its process tree, each the
+ * largest seen; and the CPU its process tree spent on the files, ms a page.
+ */
 export interface StageMemory {
   rss: Record<string, number | null>;
   pod: Record<string, number | null>;
+  cpuMsPerPage: Record<string, number | null>;
 }
 
 /**
@@ -157,7 +162,11 @@ export interface StageMemory {
  * child recycled mid-run still counts, and the node binary's pages count once per process — and
  * `pod`, what the processes held at once as a container's memory limit counts it (anonymous
  * pages of each, file-backed pages once; see groupResidentMb), which a sample can miss between
- * two reads. Only on Linux (`/proc`); elsewhere the figures are null.
+ * two reads. And `cpuMsPerPage`: each stage's process tree's CPU (its extraction children's
+ * included) over the files' pages, counted after one more copy of the first file has gone through
+ * (so the processes' start-up — modules, the tokenizer, the first extraction child — is not in it):
+ * what the per-worker layout (one Deployment per stage) pays a page, stage by stage, without Redis.
+ * Only on Linux (`/proc`); elsewhere the figures are null.
  */
 export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<StageMemory> {
   await buildDist();
@@ -178,7 +187,6 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
   const sampler = linux ? setInterval(sample, RSS_SAMPLE_MS) : null;
   const ports = await createPorts(config);
   try {
-    const docIds = (await registerFiles({ ...ports, prefix: config.prefix }, files)).map((r) => r.docId);
     // A stage process that dies (a bad build, a crash) fails the measurement at once instead of
     // leaving the documents to time out.
     let onExit: (reason: Error) => void = () => undefined;
@@ -187,11 +195,18 @@ export async function peakRssByStage(config: Config, env: Record<string, string>
     });
     died.catch(() => undefined); // the processes are stopped below on purpose: not an error then
     for (const { stage, child } of procs) child.once('exit', (code, signal) => onExit(new Error(`stage process ${stage} exited (${code ?? signal})`)));
-    await Promise.race([waitForSettled(ports.status, { docIds, timeoutMs: 900_000, intervalMs: 100 }), died]);
+    const settled = (docIds: string[]) => Promise.race([waitForSettled(ports.status, { docIds, timeoutMs: 900_000, intervalMs: 100 }), died]);
+    await settled([(await registerWarmUp({ ...ports, prefix: config.prefix }, files[0] as string)).docId]);
+    const cpu = () => procs.map(({ child }) => (child.pid ? treeCpuMs(child.pid) : null));
+    const cpu0 = cpu();
+    const docIds = (await registerFiles({ ...ports, prefix: config.prefix }, files)).map((r) => r.docId);
+    const statuses = await settled(docIds);
     await waitForDrained(ports.queues, 60_000, 20);
+    const cpu1 = cpu();
     if (linux) sample();
+    const pages = statuses.reduce((n, s) => n + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0);
     const byStage = (m: Map<string, number>) => Object.fromEntries(STAGES.map((stage) => [stage, m.get(stage) ?? null]));
-    return { rss: byStage(peaks), pod: byStage(podPeaks) };
+    return { rss: byStage(peaks), pod: byStage(podPeaks), cpuMsPerPage: Object.fromEntries(STAGES.map((stage, i) => [stage, msPerPage(cpu0[i], cpu1[i], pages)])) };
   } finally {
     if (sampler) clearInterval(sampler);
     await Promise.all(

@@ -199,3 +199,12 @@ export function pageCost(quarry: { cpuMs: number; pages: number }, unpdf: { cpuM
     pagesPerSecPerCore: q > 0 ? round(1000 / q, 1) : 0,
   };
 }
+
+/**
+ * CPU ms a page between two readings of a process tree's CPU (ms), to one decimal; null when a
+ * reading is missing (no /proc, the process gone) or no page was counted.
+ */
+export function msPerPage(before: number | null | undefined, after: number | null | undefined, pages: number): number | null {
+  if (before == null || after == null || pages <= 0) return null;
+  return Math.round(((after - before) / pages) * 10) / 10;
+}

@@ -47,6 +47,12 @@ export interface CorpusFigures {
   pagesPerSecPerCore: number | null;
   /** `cpuMsPerPage.quarry` by part: the main thread, its other threads (LanceDB, file I/O), the extraction children, Redis. */
   cpuMsPerPageByPart: CpuParts | null;
+  /**
+   * CPU ms a page of the per-worker layout (each stage a process of its own, as the Deployments
+   * run them; its extraction children included, Redis not): by stage and their sum. Null when the
+   * per-stage processes are skipped or not on Linux.
+   */
+  stageProcessCpuMsPerPage: { total: number | null; byStage: Record<string, number | null> } | null;
 }
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -171,6 +177,11 @@ const perPart = (p: CpuParts, pages: number): CpuParts => {
   return { mainThread: r(p.mainThread), otherThreads: r(p.otherThreads), children: r(p.children), redis: r(p.redis) };
 };
 
+/** The sum to one decimal, or null when any part is missing. */
+function sumOrNull(parts: readonly (number | null)[]): number | null {
+  return parts.some((p) => p === null) ? null : Math.round(parts.reduce<number>((n, p) => n + (p ?? 0), 0) * 10) / 10;
+}
+
 /** Runs the measurements on one set of files; `rss: false` skips the per-stage processes. */
 export async function benchCorpus(files: readonly string[], opts: { rss?: boolean } = {}): Promise<CorpusFigures> {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
@@ -197,6 +208,7 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       dropToSearchableP95Ms: drop.p95,
       peakRssMbByStage: rss?.rss ?? null,
       peakPodMemoryMbByStage: rss?.pod ?? null,
+      stageProcessCpuMsPerPage: rss ? { total: sumOrNull(Object.values(rss.cpuMsPerPage)), byStage: rss.cpuMsPerPage } : null,
       cpuMsPerPage: cost ? { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage } : null,
       cpuRatio: cost?.cpuRatio ?? null,
       pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,

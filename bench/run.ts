@@ -101,6 +101,10 @@ function print(result: Record<string, unknown>): void {
     if (c.peakPodMemoryMbByStage) {
       console.log(`  as a pod counts it (MB)  ${Object.entries(c.peakPodMemoryMbByStage).map(([k, v]) => `${k} ${v ?? '–'}`).join(', ')}`);
     }
+    if (c.stageProcessCpuMsPerPage) {
+      const { total, byStage } = c.stageProcessCpuMsPerPage;
+      console.log(`  CPU per page, a process per stage  ${total ?? '–'} ms (${Object.entries(byStage).map(([k, v]) => `${k} ${v ?? '–'}`).join(', ')}; Redis not counted)`);
+    }
   }
 }
 

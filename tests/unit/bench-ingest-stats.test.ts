@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBreakdown, commandsPerDoc, cpuPartsOfStats, cpuTicksOfStat, groupResidentMb, latencyP50P95, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, cpuPartsOfStats, cpuTicksOfStat, groupResidentMb, latencyP50P95, msPerPage, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
 import { timeCalls } from '../../bench/port-timing.ts';
 
 const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'RssAnon:\t  153600 kB', 'RssFile:\t   51200 kB', 'RssShmem:\t       0 kB', 'Threads:\t11'].join('\n');
@@ -128,5 +128,13 @@ describe('cost per page', () => {
   it('CPU per page for Quarry and unpdf, their ratio and pages per CPU-second', () => {
     expect(pageCost({ cpuMs: 20_000, pages: 200 }, { cpuMs: 3_000, pages: 200 })).toEqual({ quarryCpuMsPerPage: 100, unpdfCpuMsPerPage: 15, cpuRatio: 6.67, pagesPerSecPerCore: 10 });
     expect(pageCost({ cpuMs: 0, pages: 0 }, { cpuMs: 0, pages: 0 })).toEqual({ quarryCpuMsPerPage: 0, unpdfCpuMsPerPage: 0, cpuRatio: 0, pagesPerSecPerCore: 0 });
+  });
+
+  it("a stage process's CPU per page between two readings; null without a reading or a page", () => {
+    expect(msPerPage(1_000, 4_540, 590)).toBe(6);
+    expect(msPerPage(250, 1_000, 7)).toBe(107.1);
+    expect(msPerPage(null, 1_000, 10)).toBeNull();
+    expect(msPerPage(0, undefined, 10)).toBeNull();
+    expect(msPerPage(0, 1_000, 0)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
  * The kustomize base as objects, built from `k8s/spec.ts`. Pure: `k8s/generate.ts` writes them to
  * `k8s/base/`, and a test checks the committed files are exactly what this builds.
  */
-import { GATEWAY_PORT, HEALTH_PORT, IMAGE, SHUTDOWN_MARGIN_SECONDS, WORKER_PROCESS_ENV, WORKERS, type Resources, type WorkerSpec } from './spec.ts';
+import { GATEWAY_PORT, HEALTH_PORT, IMAGE, SHUTDOWN_MARGIN_SECONDS, WORKER_PROCESS_ENV, WORKERS, type Resources, type WorkerSpec, type Workload } from './spec.ts';
 
 export type Manifest = Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> } };
 
@@ -30,10 +30,29 @@ const ENV_FROM = [{ configMapRef: { name: 'quarry-config' } }, { secretRef: { na
 const VOLUMES = [{ name: 'tmp', emptyDir: {} }, { name: 'data', persistentVolumeClaim: { claimName: 'quarry-data' } }];
 const MOUNTS = [{ name: 'tmp', mountPath: '/tmp' }, { name: 'data', mountPath: '/data' }];
 
-function podTemplate(component: string, container: Record<string, unknown>, graceSeconds: number) {
+/** The pod label saying its {@link Workload}. */
+export const WORKLOAD_LABEL = 'quarry.io/workload';
+
+/** Which workload a pod of each kind prefers not to share a node with. */
+const KEEP_APART: Partial<Record<Workload, Workload>> = { query: 'ingest', ingest: 'query' };
+
+/** A soft anti-affinity: rather not on a node running pods of `other` (scheduled anyway when there is no such node). */
+function apartFrom(other: Workload) {
   return {
-    metadata: { labels: labels(component) },
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { ...PART_OF, [WORKLOAD_LABEL]: other } }, topologyKey: 'kubernetes.io/hostname' } },
+      ],
+    },
+  };
+}
+
+function podTemplate(component: string, workload: Workload, container: Record<string, unknown>, graceSeconds: number) {
+  const other = KEEP_APART[workload];
+  return {
+    metadata: { labels: { ...labels(component), [WORKLOAD_LABEL]: workload } },
     spec: {
+      ...(other ? { affinity: apartFrom(other) } : {}),
       securityContext: SECURITY,
       terminationGracePeriodSeconds: graceSeconds,
       containers: [{ name: component, image: IMAGE, imagePullPolicy: 'IfNotPresent', envFrom: ENV_FROM, securityContext: CONTAINER_SECURITY, volumeMounts: MOUNTS, ...container }],
@@ -43,12 +62,12 @@ function podTemplate(component: string, container: Record<string, unknown>, grac
 }
 
 /** A Deployment of one Quarry process: `spec` fields (replicas first) around the selector and pod template. */
-function deployment(component: string, spec: Record<string, unknown>, container: Record<string, unknown>, graceSeconds: number): Manifest {
+function deployment(component: string, workload: Workload, spec: Record<string, unknown>, container: Record<string, unknown>, graceSeconds: number): Manifest {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: `quarry-${component}`, labels: labels(component) },
-    spec: { ...spec, selector: { matchLabels: selector(component) }, template: podTemplate(component, container, graceSeconds) },
+    spec: { ...spec, selector: { matchLabels: selector(component) }, template: podTemplate(component, workload, container, graceSeconds) },
   };
 }
 
@@ -68,6 +87,7 @@ export function graceSeconds(spec: WorkerSpec): number {
 function workerDeployment(name: string, spec: WorkerSpec): Manifest {
   return deployment(
     `worker-${name}`,
+    spec.workload,
     { replicas: 1, revisionHistoryLimit: 3 },
     {
       args: ['workers', 'start', '--only', name],
@@ -122,6 +142,7 @@ export function gatewayManifests(): Manifest[] {
   return [
     deployment(
       component,
+      'query',
       { replicas: 2 },
       {
         args: ['gateway'],
@@ -159,6 +180,7 @@ export function watcherManifests(): Manifest[] {
   return [
     deployment(
       'watcher',
+      'background',
       { replicas: 1, strategy: { type: 'Recreate' } },
       {
         args: ['watch'],

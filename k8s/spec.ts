@@ -13,10 +13,22 @@ export interface Resources {
   memoryLimit: string;
 }
 
+/**
+ * What a pod's load is, for placement: `query` pods (the gateway, the agent) answer people and
+ * prefer nodes without `ingest` pods (the stages, deletes, the facet rebuild with its index
+ * builds), and those prefer nodes without them: a process at a lower priority still shares the
+ * node's caches and memory bus, and neighbours that touch memory cost a search at 100k chunks
+ * ~1.4–1.5× at nice 10 where busy loops cost it ~1.1× (docs/benchmarks.md, "What a neighbour's
+ * memory traffic costs a search"). `background` pods (memory updates and decay) are light and go
+ * anywhere. A preference only: a cluster of one node runs everything on it.
+ */
+export type Workload = 'query' | 'ingest' | 'background';
+
 /** How one worker Deployment runs and scales. */
 export interface WorkerSpec {
   /** The BullMQ queue it consumes (KEDA counts `<prefix>:<queue>:wait` and `:active`). */
   queue: string;
+  workload: Workload;
   resources: Resources;
   /**
    * Longest a job of this stage may take (p99 and then some), seconds. The pod's
@@ -35,17 +47,17 @@ export interface WorkerSpec {
  * A queue scaled to zero would hold its retries — and memory-decay its weekly run — forever.
  */
 export const WORKERS: Record<WorkerName, WorkerSpec> = {
-  extract: { queue: 'ingest-extract', resources: { cpu: '500m', memory: '1536Mi', memoryLimit: '2Gi' }, jobSeconds: 150, maxReplicas: 8, jobsPerReplica: 4 },
-  sectionize: { queue: 'ingest-sectionize', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
-  chunk: { queue: 'ingest-chunk', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
-  enrich: { queue: 'ingest-enrich', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
-  embed: { queue: 'ingest-embed', resources: { cpu: '500m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 120, maxReplicas: 8, jobsPerReplica: 4 },
-  upsert: { queue: 'ingest-upsert', resources: { cpu: '250m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 90, maxReplicas: 4, jobsPerReplica: 8 },
-  delete: { queue: 'ingest-delete', resources: { cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 2, jobsPerReplica: 10 },
-  'facet-rebuild': { queue: 'facet-rebuild', resources: { cpu: '250m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 300, maxReplicas: 1, jobsPerReplica: 1 },
-  'memory-update': { queue: 'memory-update', resources: { cpu: '100m', memory: '128Mi', memoryLimit: '256Mi' }, jobSeconds: 30, maxReplicas: 4, jobsPerReplica: 50 },
-  'memory-decay': { queue: 'memory-decay', resources: { cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 600, maxReplicas: 1, jobsPerReplica: 1 },
-  agent: { queue: 'agent-run', resources: { cpu: '500m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 30, maxReplicas: 10, jobsPerReplica: 4 },
+  extract: { workload: 'ingest', queue: 'ingest-extract', resources: { cpu: '500m', memory: '1536Mi', memoryLimit: '2Gi' }, jobSeconds: 150, maxReplicas: 8, jobsPerReplica: 4 },
+  sectionize: { workload: 'ingest', queue: 'ingest-sectionize', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
+  chunk: { workload: 'ingest', queue: 'ingest-chunk', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
+  enrich: { workload: 'ingest', queue: 'ingest-enrich', resources: { cpu: '200m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 4, jobsPerReplica: 10 },
+  embed: { workload: 'ingest', queue: 'ingest-embed', resources: { cpu: '500m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 120, maxReplicas: 8, jobsPerReplica: 4 },
+  upsert: { workload: 'ingest', queue: 'ingest-upsert', resources: { cpu: '250m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 90, maxReplicas: 4, jobsPerReplica: 8 },
+  delete: { workload: 'ingest', queue: 'ingest-delete', resources: { cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 60, maxReplicas: 2, jobsPerReplica: 10 },
+  'facet-rebuild': { workload: 'ingest', queue: 'facet-rebuild', resources: { cpu: '250m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 300, maxReplicas: 1, jobsPerReplica: 1 },
+  'memory-update': { workload: 'background', queue: 'memory-update', resources: { cpu: '100m', memory: '128Mi', memoryLimit: '256Mi' }, jobSeconds: 30, maxReplicas: 4, jobsPerReplica: 50 },
+  'memory-decay': { workload: 'background', queue: 'memory-decay', resources: { cpu: '100m', memory: '256Mi', memoryLimit: '512Mi' }, jobSeconds: 600, maxReplicas: 1, jobsPerReplica: 1 },
+  agent: { workload: 'query', queue: 'agent-run', resources: { cpu: '500m', memory: '512Mi', memoryLimit: '1Gi' }, jobSeconds: 30, maxReplicas: 10, jobsPerReplica: 4 },
 };
 
 /**

@@ -16,7 +16,7 @@ import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'ku
 import { describe, expect, it } from 'vitest';
 import { renderBase } from '../../k8s/generate.ts';
 import { renderKustomization, splitImage, strategicMerge, type K8sObject } from '../../k8s/kustomize.ts';
-import { QUEUE_PREFIX } from '../../k8s/manifests.ts';
+import { QUEUE_PREFIX, WORKLOAD_LABEL } from '../../k8s/manifests.ts';
 import { SHUTDOWN_MARGIN_SECONDS, WORKERS } from '../../k8s/spec.ts';
 import { ALL_WORKERS, WORKER_NAMES } from '../../workers/index.ts';
 
@@ -85,6 +85,30 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     const queue = ALL_WORKERS[name].queue.name;
     expect(spec.triggers.map((t) => t.metadata.listName).sort()).toEqual([`${QUEUE_PREFIX}:${queue}:active`, `${QUEUE_PREFIX}:${queue}:wait`]);
     expect(find(objects, 'PodDisruptionBudget', `quarry-worker-${name}`)).toBeDefined();
+  });
+
+  it('keeps query pods (gateway, agent) and ingest pods (the stages, deletes, the facet rebuild) on different nodes where it can: a soft anti-affinity both ways', () => {
+    const template = (name: string) => (find(objects, 'Deployment', name)?.spec as { template: { metadata: { labels: Record<string, string> }; spec: { affinity?: unknown } } }).template;
+    const avoided = (name: string) => {
+      const terms = (template(name).spec.affinity as { podAntiAffinity?: { preferredDuringSchedulingIgnoredDuringExecution?: { weight: number; podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> }; topologyKey: string } }[] } } | undefined)
+        ?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+      return terms.map((t) => `${t.podAffinityTerm.labelSelector.matchLabels[WORKLOAD_LABEL]}@${t.podAffinityTerm.topologyKey}`);
+    };
+    const workloadOf = (name: string) => template(name).metadata.labels[WORKLOAD_LABEL];
+    for (const name of ['quarry-gateway', 'quarry-worker-agent']) {
+      expect(workloadOf(name), name).toBe('query');
+      expect(avoided(name), name).toEqual(['ingest@kubernetes.io/hostname']);
+    }
+    for (const stage of ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert', 'delete', 'facet-rebuild']) {
+      expect(workloadOf(`quarry-worker-${stage}`), stage).toBe('ingest');
+      expect(avoided(`quarry-worker-${stage}`), stage).toEqual(['query@kubernetes.io/hostname']);
+    }
+    for (const name of ['quarry-worker-memory-update', 'quarry-worker-memory-decay', 'quarry-watcher']) {
+      expect(workloadOf(name), name).toBe('background');
+      expect(template(name).spec.affinity, name).toBeUndefined();
+    }
+    // Preferences only: never a required rule, which would leave pods pending on a one-node cluster.
+    expect(JSON.stringify(objects)).not.toMatch(/requiredDuringScheduling/);
   });
 
   it('has the gateway (Deployment, Service, CPU HPA), one watcher, Redis with AOF and noeviction, Weaviate with storage, policies and the decay CronJob', () => {

@@ -62,15 +62,19 @@ export const WORKERS: Record<WorkerName, WorkerSpec> = {
 
 /**
  * Process settings of every worker Deployment but the agent's, set before the process starts
- * (neither can be changed from inside it): V8's young generation capped at 2 MB per semi-space
+ * (neither can be changed from inside it): V8's young generation capped at 8 MB per semi-space
  * (default 16 MB, kept resident once filled) and glibc limited to 2 malloc arenas (LanceDB's and
- * the other native thread pools otherwise each keep an arena of freed memory). Measured with the
- * ingest bench's per-stage processes on 200 small PDFs: about 20 MB less per Node process and
- * ~50 MB less in upsert, at the same pages/s. The agent keeps V8's defaults: its query path
- * allocates more short-lived objects per request. `npm run bench -- ingest` starts its stage
- * processes with these too.
+ * the other native thread pools otherwise each keep an arena of freed memory). The cap was 2 MB,
+ * for ~20 MB less per Node process, until `bench ingest`'s per-stage CPU showed its price: every
+ * stage parses and writes a book's artifacts (megabytes of JSON), which a 2 MB young generation
+ * promotes early and collects again — 19–23 ms of CPU a page over the stage processes for the
+ * 352-page book against 15.8–16.4 at 8 MB (16–17.9 at 16 MB), the stages after extraction half
+ * again as dear. The busiest pod peaked at 256 MB at 8 MB, 252 at 2 and 278 at 16 (docs/benchmarks.md,
+ * "The workers' young generation"). The agent keeps V8's defaults: its query path allocates
+ * more short-lived objects per request. `npm run bench -- ingest` starts its stage processes
+ * with these too.
  */
-export const WORKER_PROCESS_ENV: Readonly<Record<string, string>> = { NODE_OPTIONS: '--max-semi-space-size=2', MALLOC_ARENA_MAX: '2' };
+export const WORKER_PROCESS_ENV: Readonly<Record<string, string>> = { NODE_OPTIONS: '--max-semi-space-size=8', MALLOC_ARENA_MAX: '2' };
 
 /** Seconds between SIGTERM's arrival and the process giving up on its running jobs' last chance. */
 export const SHUTDOWN_MARGIN_SECONDS = 15;

@@ -147,7 +147,7 @@ function startStageProcess(stage: string, env: Record<string, string>): ChildPro
  * Per stage: in MB, {@link sumHwmMb} and {@link groupResidentMb} of its process tree, each the
  * largest seen; and the CPU its process tree spent on the files, ms a page.
  */
-export interface StageMemory {
+export interface StageProcessFigures {
   rss: Record<string, number | null>;
   pod: Record<string, number | null>;
   cpuMsPerPage: Record<string, number | null>;
@@ -168,7 +168,7 @@ export interface StageMemory {
  * what the per-worker layout (one Deployment per stage) pays a page, stage by stage, without Redis.
  * Only on Linux (`/proc`); elsewhere the figures are null.
  */
-export async function peakRssByStage(config: Config, env: Record<string, string>, files: readonly string[]): Promise<StageMemory> {
+export async function stageProcessFigures(config: Config, env: Record<string, string>, files: readonly string[]): Promise<StageProcessFigures> {
   await buildDist();
   // As in the image (infra/Dockerfile): the workers read the compile cache, their extraction children do not.
   const compileCache = await filledCompileCache();

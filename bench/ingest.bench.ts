@@ -13,7 +13,7 @@ import { createPorts } from '../workers/compose.ts';
 import type { Ports } from '../workers/runtime/ports.ts';
 import { runStageOnce } from '../workers/runtime/run-once.ts';
 import { UPSERT_CONCURRENCY_FACTOR } from '../workers/upsert/upsert.worker.ts';
-import { dropToSearchable, peakRssByStage } from './ingest-latency.ts';
+import { dropToSearchable, stageProcessFigures } from './ingest-latency.ts';
 import { awaitSettled } from './await-settled.ts';
 import { pageCost, type CpuParts } from './ingest-stats.ts';
 import { cpuPartsSince, treeCpuMs, treeCpuPartsMs } from './process-cpu.ts';
@@ -192,7 +192,7 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
     const q = await queued(root, redis.url, files);
     const drop = await dropToSearchable(benchConfig(root, redis.url, `drop-${Date.now()}`), files);
     const rssEnv = benchEnv(root, redis.url, `rss-${Date.now()}`);
-    const rss = opts.rss === false ? null : await peakRssByStage(loadConfig({ ...process.env, ...rssEnv }), rssEnv, files);
+    const staged = opts.rss === false ? null : await stageProcessFigures(loadConfig({ ...process.env, ...rssEnv }), rssEnv, files);
     const cost = q.cpuMs === null ? null : pageCost({ cpuMs: q.cpuMs, pages: q.pages }, { cpuMs: raw.cpuMs, pages: raw.pages });
     return {
       files: files.length,
@@ -206,9 +206,9 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       queueOverheadRatio: Math.round((q.ms / inproc.ms - 1) * 1000) / 1000,
       dropToSearchableP50Ms: drop.p50,
       dropToSearchableP95Ms: drop.p95,
-      peakRssMbByStage: rss?.rss ?? null,
-      peakPodMemoryMbByStage: rss?.pod ?? null,
-      stageProcessCpuMsPerPage: rss ? { total: sumOrNull(Object.values(rss.cpuMsPerPage)), byStage: rss.cpuMsPerPage } : null,
+      peakRssMbByStage: staged?.rss ?? null,
+      peakPodMemoryMbByStage: staged?.pod ?? null,
+      stageProcessCpuMsPerPage: staged ? { total: sumOrNull(Object.values(staged.cpuMsPerPage)), byStage: staged.cpuMsPerPage } : null,
       cpuMsPerPage: cost ? { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage } : null,
       cpuRatio: cost?.cpuRatio ?? null,
       pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,

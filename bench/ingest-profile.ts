@@ -11,7 +11,7 @@ import { aggregateBreakdown, commandsPerDoc, redisCpuSeconds, type BreakdownRow,
 import { timePorts } from './port-timing.ts';
 import { awaitSettled } from './await-settled.ts';
 import type { CpuParts } from './ingest-stats.ts';
-import { cpuPartsSince, treeCpuPartsMs } from './process-cpu.ts';
+import { cpuPartsSince, readThreads, threadMsByName, treeCpuPartsMs } from './process-cpu.ts';
 import { registerFiles } from './register-files.ts';
 
 export interface CostProfile {
@@ -42,6 +42,12 @@ export interface CostProfile {
    * extraction children and Redis. Null without /proc.
    */
   cpuMsPerPageByPart: CpuParts | null;
+  /**
+   * The other threads' share of that, by thread name: LanceDB's (`tokio-rt-worker`, `lance-cpu`),
+   * libuv's file I/O (`libuv-worker`), V8's helpers (garbage collection, compilation: the process's
+   * own name). Null without /proc.
+   */
+  otherThreadsMsPerPage: Record<string, number> | null;
 }
 
 /** Table versions of the LanceDB store in `dir`, per table (each commit adds one). */
@@ -86,6 +92,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       const redisCpu0 = redisCpuSeconds(await ports.redis.info('cpu'));
       const cpu0 = process.cpuUsage();
       const parts0 = treeCpuPartsMs();
+      const threads0 = readThreads();
       const t0 = performance.now();
       const docIds = (await registerFiles({ ...timed, prefix: config.prefix }, files)).map((r) => r.docId);
       // The harness polls statuses (one HGETALL each, in registration order), counted so the
@@ -95,6 +102,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       await waitForDrained(ports.queues, 60_000, 10);
       const cpu = process.cpuUsage(cpu0);
       const parts = cpuPartsSince(parts0, treeCpuPartsMs());
+      const byThread = threadMsByName(threads0, readThreads());
       const redisCpu = redisCpuSeconds(await ports.redis.info('cpu')) - redisCpu0;
       const after = await ports.redis.info('commandstats');
       const harness = new Map([['hgetall', reads]]);
@@ -115,6 +123,7 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
         redisCommandsPerDoc: commandsPerDoc(before, after, n, harness),
         cpuMsPerDoc: { workers: Math.round((cpu.user + cpu.system) / 1000 / n), redis: Math.round((redisCpu * 1000) / n) },
         cpuMsPerPageByPart: parts && { mainThread: perPage(parts.mainThread), otherThreads: perPage(parts.otherThreads), children: perPage(parts.children), redis: perPage(parts.redis) },
+        otherThreadsMsPerPage: byThread && Object.fromEntries(Object.entries(byThread).map(([name, ms]) => [name, perPage(ms)])),
         storeCommitsPerDoc: Object.fromEntries(Object.entries(versions).map(([t, v]) => [t, Math.round((v / n) * 100) / 100])),
       };
     } finally {

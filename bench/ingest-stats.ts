@@ -176,6 +176,38 @@ export function cpuPartsOfStats(rootStat: string, mainTaskStat: string, descenda
   return { mainThread: main, otherThreads: Math.max(0, own - main), children, redis };
 }
 
+/** One thread of a process, from `/proc/<pid>/task/<tid>/stat`: its name and its CPU ticks (utime + stime). */
+export function threadOfStat(stat: string): { name: string; ticks: number } {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[14 - 3] ?? 0) + Number(fields[15 - 3] ?? 0) };
+}
+
+/** A process's threads at one moment (by thread id) and its own ticks, its ended threads' included. */
+export interface ThreadReading {
+  ownTicks: number;
+  threads: ReadonlyMap<number, { name: string; ticks: number }>;
+}
+
+/**
+ * The CPU ticks a process's threads other than its main one spent between two readings, summed by
+ * thread name (LanceDB's `tokio-rt-worker` and `lance-cpu`, libuv's `libuv-worker`; V8's helpers
+ * keep the process's name). A thread started meanwhile counts from zero; what a thread that ended
+ * meanwhile spent after the first reading is only in the process's own ticks, and is counted as
+ * `(ended)`.
+ */
+export function threadTicksByName(before: ThreadReading, after: ThreadReading, mainTid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let counted = 0;
+  for (const [tid, thread] of after.threads) {
+    const spent = thread.ticks - (before.threads.get(tid)?.ticks ?? 0);
+    counted += spent;
+    if (tid !== mainTid) out[thread.name] = (out[thread.name] ?? 0) + spent;
+  }
+  const ended = after.ownTicks - before.ownTicks - counted;
+  if (ended > 0) out['(ended)'] = ended;
+  return out;
+}
+
 /** What a run cost per page: CPU ms per page for Quarry and for unpdf alone, their ratio, and pages per CPU-second. */
 export interface PageCost {
   quarryCpuMsPerPage: number;

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { cpuPartsOfStats, cpuTicksOfStat, type CpuParts } from './ingest-stats.ts';
+import { cpuPartsOfStats, cpuTicksOfStat, threadOfStat, threadTicksByName, type CpuParts, type ThreadReading } from './ingest-stats.ts';
 
 /** Clock ticks per second (`getconf CLK_TCK`; 100 on Linux when it cannot be asked). */
 const TICKS_PER_SEC = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
@@ -84,4 +84,27 @@ export function cpuPartsSince(before: CpuParts | null, after: CpuParts | null): 
     children: after.children - before.children,
     redis: after.redis - before.redis,
   };
+}
+
+/** `pid`'s threads now ({@link ThreadReading}); null where /proc is missing. */
+export function readThreads(pid: number = process.pid): ThreadReading | null {
+  if (process.platform !== 'linux') return null;
+  const stat = readStat(pid);
+  if (!stat) return null;
+  const threads = new Map<number, { name: string; ticks: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(Number(tid), threadOfStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+    } catch {
+      // Ended between the listing and the read: its time is in the process's own count.
+    }
+  }
+  return { ownTicks: threadOfStat(stat).ticks, threads };
+}
+
+/** CPU ms of `pid`'s threads other than its main one between two {@link readThreads}, by thread name. */
+export function threadMsByName(before: ThreadReading | null, after: ThreadReading | null, pid: number = process.pid): Record<string, number> | null {
+  if (!before || !after) return null;
+  const ticks = threadTicksByName(before, after, pid);
+  return Object.fromEntries(Object.entries(ticks).map(([name, t]) => [name, (t / TICKS_PER_SEC) * 1000]));
 }

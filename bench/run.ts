@@ -60,6 +60,8 @@ function printProfile(p: CostProfile): void {
     const all = Math.round((b.mainThread + b.otherThreads + b.children + b.redis) * 10) / 10;
     console.log(`CPU per page: ${all} ms — main thread ${b.mainThread}, other threads (LanceDB, file I/O) ${b.otherThreads}, extraction children ${b.children}, Redis ${b.redis}`);
   }
+  const t = p.otherThreadsMsPerPage;
+  if (t) console.log(`other threads by name, ms per page: ${Object.entries(t).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log('\nport call                       calls/doc   ms/doc');
   for (const r of p.ops) console.log(`  ${r.op.padEnd(30)} ${String(r.callsPerDoc).padStart(8)} ${String(r.msPerDoc).padStart(8)}`);
   console.log('\nredis commands per document');

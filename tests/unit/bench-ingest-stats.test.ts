@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBreakdown, commandsPerDoc, cpuPartsOfStats, cpuTicksOfStat, groupResidentMb, latencyP50P95, msPerPage, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, cpuPartsOfStats, cpuTicksOfStat, groupResidentMb, threadOfStat, threadTicksByName, latencyP50P95, msPerPage, pageCost, parseChildren, parseCommandStats, redisCpuSeconds, residentMb, sumHwmMb } from '../../bench/ingest-stats.ts';
 import { timeCalls } from '../../bench/port-timing.ts';
 
 const STATUS = ['Name:\tnode', 'VmPeak:\t 1234567 kB', 'VmHWM:\t  307200 kB', 'VmRSS:\t  204800 kB', 'RssAnon:\t  153600 kB', 'RssFile:\t   51200 kB', 'RssShmem:\t       0 kB', 'Threads:\t11'].join('\n');
@@ -123,6 +123,17 @@ describe('cost per page', () => {
     const main = stat(10, 'node', 350, 50, 0, 0);
     const parts = cpuPartsOfStats(root, main, [stat(11, 'node', 200, 20, 0, 0), stat(12, 'redis-server', 30, 10, 0, 0), stat(13, 'sh', 1, 0, 3, 0)]);
     expect(parts).toEqual({ mainThread: 400, otherThreads: 200, children: 42 + 220 + 4, redis: 40 });
+  });
+
+  it("sums the other threads' CPU by name between two readings, counting new threads from zero and ended ones from the process's total", () => {
+    const stat = (tid: number, comm: string, u: number, s: number) => `${tid} (${comm}) S 1 1 1 0 -1 0 0 0 0 0 ${u} ${s} 0 0 20 0 1 0 1 0`;
+    expect(threadOfStat(stat(7, 'tokio-rt-worker', 30, 5))).toEqual({ name: 'tokio-rt-worker', ticks: 35 });
+    const reading = (own: number, threads: [number, string, number][]) => ({ ownTicks: own, threads: new Map(threads.map(([tid, comm, t]) => [tid, threadOfStat(stat(tid, comm, t, 0))])) });
+    // 10 is the main thread; 12 ends between the readings after 4 more ticks; 14 starts.
+    const before = reading(100, [[10, 'node', 60], [11, 'libuv-worker', 20], [12, 'tokio-rt-worker', 10], [13, 'tokio-rt-worker', 10]]);
+    const after = reading(100 + 50 + 7 + 3 + 4 + 6, [[10, 'node', 110], [11, 'libuv-worker', 27], [13, 'tokio-rt-worker', 13], [14, 'tokio-rt-worker', 6]]);
+    expect(threadTicksByName(before, after, 10)).toEqual({ 'libuv-worker': 7, 'tokio-rt-worker': 3 + 6, '(ended)': 4 });
+    expect(threadTicksByName(before, before, 10)).toEqual({ 'libuv-worker': 0, 'tokio-rt-worker': 0 });
   });
 
   it('CPU per page for Quarry and unpdf, their ratio and pages per CPU-second', () => {

@@ -3,6 +3,7 @@ import {
   createAnswerer,
   DEFAULT_KNOBS,
   hypotheticalPrompt,
+  reusedBranchCounts,
   type AgentDeps,
   type AgentKnobs,
   type ChunkMemory,
@@ -77,8 +78,9 @@ export function createAgentDeps(ports: AgentPorts, log: Logger, knobs: AgentKnob
       return v;
     },
     hybrid: (q) => ports.store.hybrid(q),
-    // On the version the branch's search will read (see VectorStore.countChunks).
-    count: (filter) => ports.store.countChunks(filter, { asSearched: true }),
+    // On the version the branch's search will read (see VectorStore.countChunks); a positive
+    // count reused for a few seconds across versions, as the estimate a branch choice needs.
+    count: reusedBranchCounts((filter) => ports.store.countChunks(filter, { asSearched: true }), { now: () => performance.now() }),
     async facetWeights(vector) {
       if (!facetRows || clock().getTime() - facetRows.at > FACET_ROWS_TTL_MS) facetRows = { at: clock().getTime(), rows: ports.store.listFacetValues() };
       return facetWeights(vector, await facetRows.rows);

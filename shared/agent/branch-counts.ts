@@ -1,0 +1,46 @@
+import type { Filter } from '../store/index.ts';
+import { createLru } from '../lru.ts';
+
+/** How long a positive branch count is reused, across the store's versions. */
+export const BRANCH_COUNT_REUSE_MS = 10_000;
+
+interface Counted {
+  at: number;
+  n: Promise<number>;
+  /** The count once it arrived. */
+  value?: number;
+}
+
+/**
+ * The narrowed search's branch counts, as the estimates they are: a branch is chosen by whether
+ * its count falls in [branchMin, branchMax], which a count a few seconds old decides as well as a
+ * fresh one. While another process ingests, the version searches read moves every search lag, and
+ * each new version counted every filter again (~20 ms a count at 10k chunks, up to four a run). A
+ * positive count is reused for `maxAgeMs` whatever the version; a zero never is (the documents a
+ * question names may be arriving), nor a failed count. Counts of one filter asked at once share
+ * one store call.
+ *
+ * @param count the store's count (on the version searches read).
+ * @param opts.maxAgeMs how long a positive count is reused. @defaultValue {@link BRANCH_COUNT_REUSE_MS}
+ * @param opts.now the clock, ms.
+ */
+export function reusedBranchCounts(
+  count: (filter: Filter) => Promise<number>,
+  opts: { maxAgeMs?: number; maxEntries?: number; now: () => number },
+): (filter: Filter) => Promise<number> {
+  const maxAgeMs = opts.maxAgeMs ?? BRANCH_COUNT_REUSE_MS;
+  const counted = createLru<string, Counted>(opts.maxEntries ?? 1024);
+  return (filter) => {
+    const key = JSON.stringify(filter);
+    const now = opts.now();
+    const known = counted.get(key);
+    if (known && now - known.at <= maxAgeMs && known.value !== 0) return known.n;
+    const entry: Counted = { at: now, n: count(filter) };
+    counted.set(key, entry);
+    entry.n.then(
+      (n) => void (entry.value = n),
+      () => counted.get(key) === entry && counted.delete(key),
+    );
+    return entry.n;
+  };
+}

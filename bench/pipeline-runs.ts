@@ -24,6 +24,7 @@ import { registerFiles } from './register-files.ts';
 
 const PIPELINE = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
 
+/** The environment of one bench run named `name`: its own Redis prefix and folders under `root`. */
 export function benchEnv(root: string, redisUrl: string, name: string): Record<string, string> {
   return {
     REDIS_URL: redisUrl,

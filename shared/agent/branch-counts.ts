@@ -22,6 +22,7 @@ interface Counted {
  *
  * @param count the store's count (on the version searches read).
  * @param opts.maxAgeMs how long a positive count is reused. @defaultValue {@link BRANCH_COUNT_REUSE_MS}
+ * @param opts.maxEntries how many filters' counts are kept (least recently used go first). @defaultValue 1024
  * @param opts.now the clock, ms.
  */
 export function reusedBranchCounts(

@@ -127,14 +127,32 @@ export function redisCpuSeconds(info: string): number {
 }
 
 /**
- * CPU time a process has used and its reaped children have, in clock ticks, from the text of its
- * `/proc/<pid>/stat`: utime + stime + cutime + cstime (fields 14–17). The command name (field 2)
+ * A `/proc/<pid>/stat` (or `/proc/<pid>/task/<tid>/stat`) text read: its command name (field 2),
+ * a numeric field, and the sum of fields `from`–`to`, numbered as proc(5) numbers them. The name
  * may hold spaces and parentheses, so fields are counted after its last ')'.
  */
-export function cpuTicksOfStat(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+export function readStatText(stat: string): { name: string; field(n: number): number; sum(from: number, to: number): number } {
+  const close = stat.lastIndexOf(')');
   // After the name: state is field 3, so field n is at index n - 3.
-  return [14, 15, 16, 17].reduce((n, f) => n + Number(fields[f - 3] ?? 0), 0);
+  const fields = stat.slice(close + 2).split(' ');
+  const field = (n: number) => Number(fields[n - 3] ?? 0);
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, close),
+    field,
+    sum(from, to) {
+      let n = 0;
+      for (let f = from; f <= to; f += 1) n += field(f);
+      return n;
+    },
+  };
+}
+
+/**
+ * CPU time a process has used and its reaped children have, in clock ticks, from the text of its
+ * `/proc/<pid>/stat`: utime + stime + cutime + cstime (fields 14–17).
+ */
+export function cpuTicksOfStat(stat: string): number {
+  return readStatText(stat).sum(14, 17);
 }
 
 /** CPU ticks of a process tree, by the part of the pipeline that spent them. */
@@ -157,29 +175,23 @@ export interface CpuParts {
  * when its command name says so.
  */
 export function cpuPartsOfStats(rootStat: string, mainTaskStat: string, descendants: readonly string[]): CpuParts {
-  const fields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = (stat: string, from: number, to: number) => {
-    const f = fields(stat);
-    let n = 0;
-    for (let i = from; i <= to; i += 1) n += Number(f[i - 3] ?? 0);
-    return n;
-  };
-  const own = ticks(rootStat, 14, 15);
-  const main = ticks(mainTaskStat, 14, 15);
-  let children = ticks(rootStat, 16, 17);
+  const root = readStatText(rootStat);
+  const own = root.sum(14, 15);
+  const main = readStatText(mainTaskStat).sum(14, 15);
+  let children = root.sum(16, 17);
   let redis = 0;
-  for (const stat of descendants) {
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    if (/redis/i.test(comm)) redis += cpuTicksOfStat(stat);
-    else children += cpuTicksOfStat(stat);
+  for (const text of descendants) {
+    const stat = readStatText(text);
+    if (/redis/i.test(stat.name)) redis += stat.sum(14, 17);
+    else children += stat.sum(14, 17);
   }
   return { mainThread: main, otherThreads: Math.max(0, own - main), children, redis };
 }
 
 /** One thread of a process, from `/proc/<pid>/task/<tid>/stat`: its name and its CPU ticks (utime + stime). */
 export function threadOfStat(stat: string): { name: string; ticks: number } {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[14 - 3] ?? 0) + Number(fields[15 - 3] ?? 0) };
+  const { name, sum } = readStatText(stat);
+  return { name, ticks: sum(14, 15) };
 }
 
 /** A process's threads at one moment (by thread id) and its own ticks, its ended threads' included. */

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { cpuPartsOfStats, cpuTicksOfStat, threadOfStat, threadTicksByName, type CpuParts, type ThreadReading } from './ingest-stats.ts';
+import { cpuPartsOfStats, cpuTicksOfStat, readStatText, threadOfStat, threadTicksByName, type CpuParts, type ThreadReading } from './ingest-stats.ts';
 
 /** Clock ticks per second (`getconf CLK_TCK`; 100 on Linux when it cannot be asked). */
 const TICKS_PER_SEC = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
@@ -24,7 +24,7 @@ function tree(root: number): number[] {
     if (!/^\d+$/.test(name)) continue;
     const stat = readStat(Number(name));
     if (!stat) continue;
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const ppid = readStatText(stat).field(4);
     byParent.set(ppid, [...(byParent.get(ppid) ?? []), Number(name)]);
   }
   const out: number[] = [];

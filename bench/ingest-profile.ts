@@ -7,10 +7,9 @@ import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/compose.ts';
 import { startWorkers } from '../workers/runtime/start-workers.ts';
-import { aggregateBreakdown, commandsPerDoc, redisCpuSeconds, type BreakdownRow, type OpSample } from './ingest-stats.ts';
+import { aggregateBreakdown, commandsPerDoc, partsPerPage, perPage, redisCpuSeconds, type BreakdownRow, type CpuParts, type OpSample } from './ingest-stats.ts';
 import { timePorts } from './port-timing.ts';
 import { awaitSettled } from './await-settled.ts';
-import type { CpuParts } from './ingest-stats.ts';
 import { cpuPartsSince, readThreads, threadMsByName, treeCpuPartsMs } from './process-cpu.ts';
 import { registerFiles } from './register-files.ts';
 
@@ -112,7 +111,6 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
       for (const s of statuses) for (const [stage, ms] of Object.entries(s.timings)) stageMs[stage] = (stageMs[stage] ?? 0) + ms;
       const n = docIds.length;
       const pages = statuses.reduce((p, s) => p + (s.state === 'indexed' ? (s.pageCount ?? 0) : 0), 0);
-      const perPage = (ms: number) => (pages > 0 ? Math.round((ms / pages) * 10) / 10 : 0);
       const versions = await tableVersions(config.lancedbDir, [CHUNKS_TABLE, DOCUMENTS_TABLE]);
       return {
         docs: n,
@@ -122,8 +120,8 @@ export async function profileIngest(files: readonly string[], opts: { redisUrl: 
         ops: aggregateBreakdown(samples, n),
         redisCommandsPerDoc: commandsPerDoc(before, after, n, harness),
         cpuMsPerDoc: { workers: Math.round((cpu.user + cpu.system) / 1000 / n), redis: Math.round((redisCpu * 1000) / n) },
-        cpuMsPerPageByPart: parts && { mainThread: perPage(parts.mainThread), otherThreads: perPage(parts.otherThreads), children: perPage(parts.children), redis: perPage(parts.redis) },
-        otherThreadsMsPerPage: byThread && Object.fromEntries(Object.entries(byThread).map(([name, ms]) => [name, perPage(ms)])),
+        cpuMsPerPageByPart: parts && partsPerPage(parts, pages),
+        otherThreadsMsPerPage: byThread && Object.fromEntries(Object.entries(byThread).map(([name, ms]) => [name, perPage(ms, pages)])),
         storeCommitsPerDoc: Object.fromEntries(Object.entries(versions).map(([t, v]) => [t, Math.round((v / n) * 100) / 100])),
       };
     } finally {

@@ -244,11 +244,21 @@ export function pageCost(quarry: { cpuMs: number; pages: number }, unpdf: { cpuM
   };
 }
 
+/** `ms` over `pages`, to one decimal (0 without a page). */
+export function perPage(ms: number, pages: number): number {
+  return pages > 0 ? Math.round((ms / pages) * 10) / 10 : 0;
+}
+
+/** Each of {@link CpuParts} over `pages`, to one decimal. */
+export function partsPerPage(parts: CpuParts, pages: number): CpuParts {
+  return { mainThread: perPage(parts.mainThread, pages), otherThreads: perPage(parts.otherThreads, pages), children: perPage(parts.children, pages), redis: perPage(parts.redis, pages) };
+}
+
 /**
  * CPU ms a page between two readings of a process tree's CPU (ms), to one decimal; null when a
  * reading is missing (no /proc, the process gone) or no page was counted.
  */
 export function msPerPage(before: number | null | undefined, after: number | null | undefined, pages: number): number | null {
   if (before == null || after == null || pages <= 0) return null;
-  return Math.round(((after - before) / pages) * 10) / 10;
+  return perPage(after - before, pages);
 }

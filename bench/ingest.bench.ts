@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { dropToSearchable, stageProcessFigures } from './ingest-latency.ts';
-import { pageCost, type CpuParts } from './ingest-stats.ts';
+import { pageCost, partsPerPage, type CpuParts } from './ingest-stats.ts';
 import { benchConfig, benchEnv, inProcessInFreshProcess, queuedInFreshProcess } from './pipeline-runs.ts';
 import { unpdfInFreshProcess } from './unpdf-alone.ts';
 
@@ -47,10 +47,6 @@ export interface CorpusFigures {
 }
 
 const perSec = (n: number, ms: number) => Math.round((n / (ms / 1000)) * 10) / 10;
-const perPart = (p: CpuParts, pages: number): CpuParts => {
-  const r = (ms: number) => Math.round((ms / pages) * 10) / 10;
-  return { mainThread: r(p.mainThread), otherThreads: r(p.otherThreads), children: r(p.children), redis: r(p.redis) };
-};
 
 /** The sum to one decimal, or null when any part is missing. */
 function sumOrNull(parts: readonly (number | null)[]): number | null {
@@ -88,7 +84,7 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       cpuMsPerPage: cost ? { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage } : null,
       cpuRatio: cost?.cpuRatio ?? null,
       pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,
-      cpuMsPerPageByPart: q.parts && q.pages > 0 ? perPart(q.parts, q.pages) : null,
+      cpuMsPerPageByPart: q.parts && q.pages > 0 ? partsPerPage(q.parts, q.pages) : null,
     };
   } finally {
     await redis.stop();

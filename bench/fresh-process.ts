@@ -15,16 +15,12 @@ export function runInFreshProcess<T>(entry: string, request: Serializable): Prom
   return new Promise((resolve, reject) => {
     const child = fork(entry, [], { execArgv: needsTsLoader(entry) ? ['--import', tsxLoaderUrl()] : [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
-    let answered = false;
-    let answer: T | undefined;
+    let answer: { value: T } | null = null;
     child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2_000)));
-    child.on('message', (m) => {
-      answered = true;
-      answer = m as T;
-    });
+    child.on('message', (m) => void (answer = { value: m as T }));
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      if (answered) resolve(answer as T);
+      if (answer) resolve(answer.value);
       else reject(new Error(`${entry} ended (${signal ?? `exit code ${code}`}) without an answer: ${stderr.trim() || 'no output'}`));
     });
     child.send(request);

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { startRedisServer } from '../apps/cli/local-redis.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { dropToSearchable, stageProcessFigures } from './ingest-latency.ts';
-import { pageCost, partsPerPage, type CpuParts } from './ingest-stats.ts';
-import { benchConfig, benchEnv, inProcessInFreshProcess, queuedInFreshProcess } from './pipeline-runs.ts';
-import { unpdfInFreshProcess } from './unpdf-alone.ts';
+import { pageCost, partsPerPage, type CpuParts, type PageCost } from './ingest-stats.ts';
+import { benchConfig, benchEnv, inProcessInFreshProcess, queuedInFreshProcess, type QueuedRun } from './pipeline-runs.ts';
+import { unpdfInFreshProcess, type UnpdfRun } from './unpdf-alone.ts';
 
 export interface CorpusFigures {
   files: number;
@@ -44,6 +44,13 @@ export interface CorpusFigures {
    * per-stage processes are skipped or not on Linux.
    */
   stageProcessCpuMsPerPage: { total: number | null; byStage: Record<string, number | null> } | null;
+  /**
+   * The same cost once both sides have run a while: unpdf alone and the queued run each carry the
+   * `warmup` files first, uncounted, in the process that then reads the corpus. A fresh process
+   * pays its JIT's first optimisations in its first few hundred pages, and Quarry has more code to
+   * optimise than unpdf; a worker that stays up pays them once. Null without warm-up files or /proc.
+   */
+  warm: { warmupFiles: number; cpuMsPerPage: { quarry: number; unpdf: number }; cpuRatio: number; pagesPerSecPerCore: number; cpuMsPerPageByPart: CpuParts } | null;
 }
 
 const perSec = (n: number, ms: number) => Math.round((n / (ms / 1000)) * 10) / 10;
@@ -53,8 +60,18 @@ function sumOrNull(parts: readonly (number | null)[]): number | null {
   return parts.some((p) => p === null) ? null : Math.round(parts.reduce<number>((n, p) => n + (p ?? 0), 0) * 10) / 10;
 }
 
-/** Runs the measurements on one set of files; `rss: false` skips the per-stage processes. */
-export async function benchCorpus(files: readonly string[], opts: { rss?: boolean } = {}): Promise<CorpusFigures> {
+/** {@link PageCost} of a queued run against unpdf alone, with the queued run's parts per page; null without its CPU parts. */
+function costOf(q: QueuedRun, raw: UnpdfRun): (PageCost & { byPart: CpuParts }) | null {
+  if (!q.parts || q.pages <= 0) return null;
+  const cpuMs = q.parts.mainThread + q.parts.otherThreads + q.parts.children + q.parts.redis;
+  return { ...pageCost({ cpuMs, pages: q.pages }, { cpuMs: raw.cpuMs, pages: raw.pages }), byPart: partsPerPage(q.parts, q.pages) };
+}
+
+/**
+ * Runs the measurements on one set of files; `rss: false` skips the per-stage processes, and
+ * `warmup` (other files) adds the {@link CorpusFigures.warm} runs.
+ */
+export async function benchCorpus(files: readonly string[], opts: { rss?: boolean; warmup?: readonly string[] } = {}): Promise<CorpusFigures> {
   const root = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
   const redis = await startRedisServer({ dir: path.join(root, 'redis') });
   try {
@@ -64,8 +81,9 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
     const drop = await dropToSearchable(benchConfig(root, redis.url, `drop-${Date.now()}`), files);
     const rssEnv = benchEnv(root, redis.url, `rss-${Date.now()}`);
     const staged = opts.rss === false ? null : await stageProcessFigures(loadConfig({ ...process.env, ...rssEnv }), rssEnv, files);
-    const cpuMs = q.parts && q.parts.mainThread + q.parts.otherThreads + q.parts.children + q.parts.redis;
-    const cost = cpuMs === null ? null : pageCost({ cpuMs, pages: q.pages }, { cpuMs: raw.cpuMs, pages: raw.pages });
+    const cost = costOf(q, raw);
+    const warmup = opts.warmup ?? [];
+    const warm = warmup.length > 0 ? costOf(await queuedInFreshProcess(root, redis.url, files, warmup), await unpdfInFreshProcess(files, warmup)) : null;
     return {
       files: files.length,
       pages: q.pages,
@@ -84,7 +102,14 @@ export async function benchCorpus(files: readonly string[], opts: { rss?: boolea
       cpuMsPerPage: cost ? { quarry: cost.quarryCpuMsPerPage, unpdf: cost.unpdfCpuMsPerPage } : null,
       cpuRatio: cost?.cpuRatio ?? null,
       pagesPerSecPerCore: cost?.pagesPerSecPerCore ?? null,
-      cpuMsPerPageByPart: q.parts && q.pages > 0 ? partsPerPage(q.parts, q.pages) : null,
+      cpuMsPerPageByPart: cost?.byPart ?? null,
+      warm: warm && {
+        warmupFiles: warmup.length,
+        cpuMsPerPage: { quarry: warm.quarryCpuMsPerPage, unpdf: warm.unpdfCpuMsPerPage },
+        cpuRatio: warm.cpuRatio,
+        pagesPerSecPerCore: warm.pagesPerSecPerCore,
+        cpuMsPerPageByPart: warm.byPart,
+      },
     };
   } finally {
     await redis.stop();

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startService } from '../apps/cli/service.ts';
 import { waitForDrained } from '../apps/cli/wait.ts';
 import { loadConfig, type Config } from '../shared/config/config.ts';
+import type { DocStatus } from '../shared/status/doc-status.ts';
 import { createLogger } from '../shared/telemetry/logger.ts';
 import { INGEST_WORKERS } from '../workers/index.ts';
 import { createPorts } from '../workers/compose.ts';
@@ -104,23 +105,35 @@ export interface QueuedRun {
   parts: CpuParts | null;
 }
 
-/** One `quarry dev`-like process (this one): every worker, documents registered and carried through the queues. */
-async function queued(root: string, redisUrl: string, files: readonly string[]): Promise<QueuedRun> {
+/** Registers `files` and waits until every one has settled and the queues are empty. */
+async function ingestAll(ports: Ports, config: Config, files: readonly string[]): Promise<DocStatus[]> {
+  const docs = await register(ports, config, files);
+  // Polled in registration order, one status read a tick: listing every document every 25 ms
+  // (as waitForSettled does) took CPU and Redis time from the run it measured.
+  const settled = await awaitSettled(ports.status, docs.map((d) => d.docId), { timeoutMs: 1_800_000, intervalMs: 25 });
+  await waitForDrained(ports.queues, 60_000, 10);
+  return settled.statuses;
+}
+
+/**
+ * One `quarry dev`-like process (this one): every worker, documents registered and carried through
+ * the queues. With `warmup`, those documents are carried through first and not counted: the figure
+ * is then what a page costs a process that has run for a while (its code optimised, its store not
+ * empty), not one that has just started.
+ */
+async function queued(root: string, redisUrl: string, files: readonly string[], warmup: readonly string[]): Promise<QueuedRun> {
   const config = benchConfig(root, redisUrl, `queued-${Date.now()}`);
   const service = await startService(config, { workers: Object.values(INGEST_WORKERS), watch: false });
   try {
     // Counted from the moment every worker is ready (its extraction children started and pdf.js
     // loaded: `bench coldstart` measures that), so the figure is what pages cost, not start-up.
     await service.workers?.ready;
+    if (warmup.length > 0) await ingestAll(service.ports, config, warmup);
     const redisCpu = async () => redisCpuSeconds(await service.ports.redis.info('cpu')) * 1000;
     const parts0 = treeCpuPartsMs();
     const redis0 = await redisCpu();
     const t0 = performance.now();
-    const docs = await register(service.ports, config, files);
-    // Polled in registration order, one status read a tick: listing every document every 25 ms
-    // (as waitForSettled does) took CPU and Redis time from the run it measured.
-    const { statuses: done } = await awaitSettled(service.ports.status, docs.map((d) => d.docId), { timeoutMs: 1_800_000, intervalMs: 25 });
-    await waitForDrained(service.ports.queues, 60_000, 10);
+    const done = await ingestAll(service.ports, config, files);
     const ms = performance.now() - t0;
     const parts = cpuPartsSince(parts0, treeCpuPartsMs());
     const redisMs = (await redisCpu()) - redis0;
@@ -135,7 +148,7 @@ async function queued(root: string, redisUrl: string, files: readonly string[]):
   }
 }
 
-type RunRequest = { run: 'inProcess' | 'queued'; root: string; redisUrl: string; files: string[] };
+type RunRequest = { run: 'inProcess' | 'queued'; root: string; redisUrl: string; files: string[]; warmup?: string[] };
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -144,9 +157,9 @@ export function inProcessInFreshProcess(root: string, redisUrl: string, files: r
   return runInFreshProcess(SELF, { run: 'inProcess', root, redisUrl, files: [...files] } satisfies RunRequest);
 }
 
-/** {@link queued} in a new Node process. @throws Error when it ends without its figures. */
-export function queuedInFreshProcess(root: string, redisUrl: string, files: readonly string[]): Promise<QueuedRun> {
-  return runInFreshProcess(SELF, { run: 'queued', root, redisUrl, files: [...files] } satisfies RunRequest);
+/** {@link queued} in a new Node process, after `warmup` when given. @throws Error when it ends without its figures. */
+export function queuedInFreshProcess(root: string, redisUrl: string, files: readonly string[], warmup: readonly string[] = []): Promise<QueuedRun> {
+  return runInFreshProcess(SELF, { run: 'queued', root, redisUrl, files: [...files], warmup: [...warmup] } satisfies RunRequest);
 }
 
-answerIfForked<RunRequest, unknown>(SELF, (r) => (r.run === 'queued' ? queued(r.root, r.redisUrl, r.files) : inProcess(r.root, r.redisUrl, r.files)));
+answerIfForked<RunRequest, unknown>(SELF, (r) => (r.run === 'queued' ? queued(r.root, r.redisUrl, r.files, r.warmup ?? []) : inProcess(r.root, r.redisUrl, r.files)));

@@ -19,16 +19,20 @@ function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
-async function ingestBench(opts: { files: number; rss: boolean }): Promise<Record<string, unknown>> {
+async function ingestBench(opts: { files: number; warmupFiles: number; rss: boolean }): Promise<Record<string, unknown>> {
   const loadAtStart = Math.round((loadavg()[0] ?? 0) * 100) / 100;
-  // Each corpus: Quarry's figures, then the LangChain.js peer on the same files (never both at once).
   const figures: Record<string, (CorpusFigures & { peer: PeerFigures }) | string> = {};
-  if (existsSync(FREECULTURE)) figures.freeculture = { ...(await benchCorpus([FREECULTURE], opts)), peer: await benchPeer([FREECULTURE]) };
-  else figures.freeculture = 'skipped: ../shared/pdfs/robustness/freeculture.pdf is not present';
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-corpus-'));
   try {
-    const { files } = await generateCorpus(dir, { count: opts.files, seed: 200 });
-    figures[`generated${opts.files}`] = { ...(await benchCorpus(files, opts)), peer: await benchPeer(files) };
+    // The warm-up documents of the `warm` figures: small PDFs of another seed than the corpus's,
+    // so none of them is a corpus document already indexed or its text already embedded.
+    const warmup = opts.warmupFiles > 0 ? (await generateCorpus(path.join(dir, 'warmup'), { count: opts.warmupFiles, seed: 400 })).files : [];
+    const corpusOpts = { rss: opts.rss, warmup };
+    // Each corpus: Quarry's figures, then the LangChain.js peer on the same files (never both at once).
+    if (existsSync(FREECULTURE)) figures.freeculture = { ...(await benchCorpus([FREECULTURE], corpusOpts)), peer: await benchPeer([FREECULTURE]) };
+    else figures.freeculture = 'skipped: ../shared/pdfs/robustness/freeculture.pdf is not present';
+    const { files } = await generateCorpus(path.join(dir, 'corpus'), { count: opts.files, seed: 200 });
+    figures[`generated${opts.files}`] = { ...(await benchCorpus(files, corpusOpts)), peer: await benchPeer(files) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -96,6 +100,12 @@ function print(result: Record<string, unknown>): void {
       const b = c.cpuMsPerPageByPart;
       if (b) console.log(`    by part                main thread ${b.mainThread}, other threads ${b.otherThreads}, extraction children ${b.children}, Redis ${b.redis} ms`);
     }
+    if (c.warm) {
+      const w = c.warm;
+      const b = w.cpuMsPerPageByPart;
+      console.log(`  CPU per page, warmed up  Quarry ${w.cpuMsPerPage.quarry} ms, unpdf alone ${w.cpuMsPerPage.unpdf} ms: ratio ${w.cpuRatio} (after ${w.warmupFiles} other PDFs on each side)`);
+      console.log(`    by part                main thread ${b.mainThread}, other threads ${b.otherThreads}, extraction children ${b.children}, Redis ${b.redis} ms`);
+    }
     console.log(`  drop-to-searchable       p50 ${c.dropToSearchableP50Ms ?? '–'} ms, p95 ${c.dropToSearchableP95Ms ?? '–'} ms`);
     if (c.peakRssMbByStage) {
       console.log(`  peak RSS by stage (MB)   ${Object.entries(c.peakRssMbByStage).map(([k, v]) => `${k} ${v ?? '–'}`).join(', ')}`);
@@ -153,7 +163,16 @@ if (which === 'query') {
   console.error(`unknown benchmark "${which}"; available: ingest, query, profile, coldstart`);
   process.exit(2);
 } else {
-  const result = await ingestBench({ files: filesArg ? Number(filesArg.split('=')[1]) : 200, rss: !args.includes('--no-rss') });
+  const warmupFiles = Number(option('warmup') ?? 60);
+  if (!Number.isInteger(warmupFiles) || warmupFiles < 0) {
+    console.error(`--warmup=${option('warmup')}: give how many PDFs each side reads before the warm figures (0 skips them)`);
+    process.exit(2);
+  }
+  const result = await ingestBench({
+    files: filesArg ? Number(filesArg.split('=')[1]) : 200,
+    warmupFiles,
+    rss: !args.includes('--no-rss'),
+  });
   if (json) console.log(JSON.stringify(result));
   else print(result);
 }

@@ -33,9 +33,18 @@ export async function readWithUnpdf(files: readonly string[]): Promise<UnpdfRun>
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** {@link readWithUnpdf} in a new Node process. @throws Error when it ends without its figures. */
-export function unpdfInFreshProcess(files: readonly string[]): Promise<UnpdfRun> {
-  return runInFreshProcess<UnpdfRun>(SELF, files);
+type UnpdfRequest = { files: string[]; warmup: string[] };
+
+/**
+ * {@link readWithUnpdf} in a new Node process; with `warmup`, those files are read first and not
+ * counted, so the figure is pdf.js's once its code is optimised, as in a reader that has run for a while.
+ * @throws Error when it ends without its figures.
+ */
+export function unpdfInFreshProcess(files: readonly string[], warmup: readonly string[] = []): Promise<UnpdfRun> {
+  return runInFreshProcess<UnpdfRun>(SELF, { files: [...files], warmup: [...warmup] } satisfies UnpdfRequest);
 }
 
-answerIfForked<string[], UnpdfRun>(SELF, readWithUnpdf);
+answerIfForked<UnpdfRequest, UnpdfRun>(SELF, async ({ files, warmup }) => {
+  if (warmup.length > 0) await readWithUnpdf(warmup);
+  return readWithUnpdf(files);
+});

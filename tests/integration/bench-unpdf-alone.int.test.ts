@@ -20,6 +20,15 @@ describe('unpdf alone in a process started for the corpus', () => {
     expect(fresh.ms).toBeGreaterThan(0);
   });
 
+  it('reads the warm-up files first without counting them', async () => {
+    const corpus = await generateCorpus(path.join(dir, 'corpus'), { count: 2, seed: 32, pagesPerDoc: [1, 2] });
+    const warmup = await generateCorpus(path.join(dir, 'warmup'), { count: 2, seed: 33, pagesPerDoc: [3, 3] });
+    const warmed = await unpdfInFreshProcess(corpus.files, warmup.files);
+    expect(warmed.pages).toBe(corpus.docs.reduce((n, d) => n + d.pageCount, 0));
+    // A warm-up file it cannot read fails the run as a corpus file does.
+    await expect(unpdfInFreshProcess(corpus.files, [path.join(dir, 'missing.pdf')])).rejects.toThrow(/without an answer: .*ENOENT/s);
+  });
+
   it('fails with the reason when the process cannot read a file', async () => {
     await expect(unpdfInFreshProcess([path.join(dir, 'missing.pdf')])).rejects.toThrow(/without an answer: .*ENOENT/s);
   });

@@ -15,7 +15,14 @@ export interface ArtifactCacheOptions {
 /** An artifact kept in memory: JSON as its text (parsed and validated on every read), bytes as a private copy. */
 type Entry = { kind: 'json'; text: string; size: number } | { kind: 'bytes'; bytes: Uint8Array; size: number };
 
-const entryKey = (docId: string, version: string, name: ArtifactName) => `${docId}/${version}/${name}`;
+/** A kept artifact's key, and the document and version it belongs to. */
+interface EntryKey {
+  key: string;
+  docId: string;
+  version: string;
+}
+
+const entryKey = (docId: string, version: string, name: ArtifactName): EntryKey => ({ key: `${docId}/${version}/${name}`, docId, version });
 
 /**
  * Keeps the artifacts this process wrote or read in memory, so a stage that reads what a stage in
@@ -28,7 +35,13 @@ const entryKey = (docId: string, version: string, name: ArtifactName) => `${docI
  */
 export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOptions): ArtifactStore {
   const maxEntryBytes = options.maxEntryBytes ?? Math.floor(options.maxBytes / 4);
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, Entry & { ref: EntryKey }>();
+  /**
+   * The kept keys of each document, so a delete drops its document's entries without walking
+   * every entry: the upsert stage deletes a document's other versions after every upsert, and a
+   * full cache holds thousands of small documents' artifacts.
+   */
+  const keysByDoc = new Map<string, Set<string>>();
   /**
    * Documents with reads or writes in flight: how many, and how many deletes of the document began
    * or ended meanwhile. Only documents in use have an entry, so the map stays small.
@@ -59,18 +72,23 @@ export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOp
     if (!old) return;
     entries.delete(key);
     bytes -= old.size;
+    const keys = keysByDoc.get(old.ref.docId);
+    keys?.delete(key);
+    if (keys?.size === 0) keysByDoc.delete(old.ref.docId);
   }
 
   /** Keeps `entry` unless it is too large or a delete of its document overlapped the call. */
-  function keep(key: string, entry: Entry, overlapped: boolean): void {
-    drop(key);
+  function keep(ref: EntryKey, entry: Entry, overlapped: boolean): void {
+    drop(ref.key);
     if (entry.size > maxEntryBytes || overlapped) return;
-    entries.set(key, entry);
+    entries.set(ref.key, { ...entry, ref });
     bytes += entry.size;
-    for (const [oldest, old] of entries) {
+    let keys = keysByDoc.get(ref.docId);
+    if (!keys) keysByDoc.set(ref.docId, (keys = new Set()));
+    keys.add(ref.key);
+    for (const oldest of entries.keys()) {
       if (bytes <= options.maxBytes) break;
-      entries.delete(oldest);
-      bytes -= old.size;
+      drop(oldest);
     }
   }
 
@@ -86,37 +104,37 @@ export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOp
 
   return {
     async putBytes(docId, version, name, data) {
-      const key = entryKey(docId, version, name);
-      drop(key);
+      const ref = entryKey(docId, version, name);
+      drop(ref.key);
       const { overlapped } = await tracked(docId, () => inner.putBytes(docId, version, name, data));
-      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, overlapped);
+      keep(ref, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, overlapped);
     },
     async getBytes(docId, version, name) {
       checkArtifactRef(docId, version, name);
-      const key = entryKey(docId, version, name);
-      const cached = hit(key);
+      const ref = entryKey(docId, version, name);
+      const cached = hit(ref.key);
       if (cached?.kind === 'bytes') return cached.bytes.slice();
       const { value: data, overlapped } = await tracked(docId, () => inner.getBytes(docId, version, name));
-      keep(key, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, overlapped);
+      keep(ref, { kind: 'bytes', bytes: data.slice(), size: data.byteLength }, overlapped);
       return data;
     },
     async putJson(docId, version, name, value) {
-      const key = entryKey(docId, version, name);
-      drop(key);
+      const ref = entryKey(docId, version, name);
+      drop(ref.key);
       const { overlapped } = await tracked(docId, () => inner.putJson(docId, version, name, value));
       const text = JSON.stringify(value);
-      keep(key, { kind: 'json', text, size: Buffer.byteLength(text) }, overlapped);
+      keep(ref, { kind: 'json', text, size: Buffer.byteLength(text) }, overlapped);
     },
     async getJson(docId, version, name) {
       checkArtifactRef(docId, version, name);
-      const key = entryKey(docId, version, name);
-      const cached = hit(key);
+      const ref = entryKey(docId, version, name);
+      const cached = hit(ref.key);
       if (cached?.kind === 'json') return parseArtifactJson(cached.text, docId, name);
       // Read as bytes, as the adapters' getJson does, so the text can be kept.
       const { value: raw, overlapped } = await tracked(docId, () => inner.getBytes(docId, version, name));
       const text = new TextDecoder().decode(raw);
       const value = parseArtifactJson(text, docId, name);
-      keep(key, { kind: 'json', text, size: raw.byteLength }, overlapped);
+      keep(ref, { kind: 'json', text, size: raw.byteLength }, overlapped);
       return value;
     },
     // Asked of the store itself: callers use it to decide what another process may have deleted.
@@ -126,9 +144,8 @@ export function withArtifactCache(inner: ArtifactStore, options: ArtifactCacheOp
       const dropDoc = () => {
         const state = inFlight.get(docId);
         if (state) state.deletes += 1;
-        const keptPrefix = opts?.exceptVersion ? `${docId}/${opts.exceptVersion}/` : null;
-        for (const key of [...entries.keys()]) {
-          if (key.startsWith(`${docId}/`) && !(keptPrefix && key.startsWith(keptPrefix))) drop(key);
+        for (const key of [...(keysByDoc.get(docId) ?? [])]) {
+          if (entries.get(key)?.ref.version !== opts?.exceptVersion) drop(key);
         }
       };
       dropDoc();

@@ -88,6 +88,17 @@ describe('artifact cache', () => {
     await expect(store.getJson('doc-5', V2, 'sections.json')).rejects.toMatchObject({ code: 'ARTIFACT_MISSING' });
   });
 
+  it("leaves other documents' entries on delete, a document whose id starts with the deleted one's too", async () => {
+    const { reads, store } = counted();
+    await store.putJson('doc-8', V1, 'sections.json', sectionsArtifact('Eight'));
+    await store.putJson('doc-80', V1, 'sections.json', sectionsArtifact('Eighty'));
+    await store.deleteDoc('doc-8');
+    await store.deleteDoc('doc-8'); // again, with nothing of it kept
+    expect(await store.getJson('doc-80', V1, 'sections.json')).toEqual(sectionsArtifact('Eighty'));
+    expect(reads).toEqual([]);
+    await expect(store.getJson('doc-8', V1, 'sections.json')).rejects.toMatchObject({ code: 'ARTIFACT_MISSING' });
+  });
+
   it('keeps at most maxBytes, the least recently used going first, and never an entry over maxEntryBytes', async () => {
     const { reads, store } = counted(600);
     const big = embeddingsMeta('big', Array.from({ length: 20 }, (_, n) => `c${n}`)); // > 150 bytes: never kept

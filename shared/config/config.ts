@@ -126,9 +126,11 @@ export const ConfigSchema = z.object({
   EXTRACT_MAX_RSS_MB: int(192, 65_536).default(448),
   /**
    * A PDF of at least this many bytes (and 32+ pages) has its pages read by WORKER_CONCURRENCY
-   * extraction children at once, each a range; 0 never splits. @defaultValue 1048576
+   * extraction children at once, each a range; 0 never splits. Off by default: on a 352-page book
+   * the split cost ~25% more extraction CPU and ~45 MB for no shorter drop-to-searchable
+   * (docs/benchmarks.md, "One child a document"). @defaultValue 0
    */
-  EXTRACT_SPLIT_MIN_BYTES: int(0, 1_000_000_000_000).default(1_048_576),
+  EXTRACT_SPLIT_MIN_BYTES: int(0, 1_000_000_000_000).default(0),
   /** Jobs one stage worker runs at once. @defaultValue 2 */
   WORKER_CONCURRENCY: int(1, 256).default(2),
   /**

@@ -10,6 +10,9 @@ describe('loadConfig', () => {
     expect(c.lancedbDir).toBe(path.resolve('/srv/q/.quarry/lancedb'));
     expect(c.watchDir).toBe(path.resolve('/srv/q/inbox'));
     expect(c.embedder).toMatchObject({ provider: 'hash', dimension: 512, model: 'hash-512' });
+    // One child reads a whole document unless a deployment asks for page ranges in parallel.
+    expect(c.extract.splitMinBytes).toBe(0);
+    expect(loadConfig({ EXTRACT_SPLIT_MIN_BYTES: '1048576' }, '/srv/q').extract.splitMinBytes).toBe(1_048_576);
   });
 
   it('names every bad variable at once', () => {

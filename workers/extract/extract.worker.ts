@@ -10,8 +10,9 @@ export const extractWorker = defineStageWorker(
     // One job more than the pool's regular children per spare child: while slow PDFs hold every
     // regular child, quick ones still get taken from the queue and run in the spare one.
     concurrency: (configured) => configured + DEFAULT_SPARE_SLOTS,
-    // Children with pdf.js loaded wait for the first document (starting one takes ~1 s): as many
-    // as a large file is split between (see page-parts.ts).
+    // Children with pdf.js loaded wait for the first document (starting one takes ~1 s): one per
+    // regular job slot (WORKER_CONCURRENCY), which is also how many parts a large file is split
+    // into when EXTRACT_SPLIT_MIN_BYTES turns splitting on (see page-parts.ts).
     onStart: async ({ extractor }) => extractor.warm(),
   },
   async ({ docId, version }, ctx) => {

@@ -9,7 +9,7 @@ import { createLanceDbStore } from '../../shared/store/lancedb/lancedb-store.ts'
 import { withEmbedderCheck } from '../../shared/store/embedder-record.ts';
 import { META_TABLE } from '../../shared/store/lancedb/embedder-table.ts';
 import { FACET_VALUES_TABLE } from '../../shared/store/lancedb/facet-table.ts';
-import { hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
+import { createSearchCaches, hybridSearch, vectorSideQuery } from '../../shared/store/lancedb/hybrid-search.ts';
 import { CHUNKS_TABLE, DOC_ID_INDEX, DOCUMENTS_TABLE, FTS_INDEX, PAYLOAD_COLUMN, PROFILE_COLUMN, RECENT_TABLE, SCALAR_INDEXES, chunksToArrow } from '../../shared/store/lancedb/schema.ts';
 import { HNSW_EF_CONSTRUCTION, VECTOR_INDEX } from '../../shared/store/lancedb/vector-index.ts';
 import { classifyStoreError, withConflictRetry } from '../../shared/store/lancedb/write-guard.ts';
@@ -270,6 +270,15 @@ describe('lancedb adapter specifics', () => {
     const named = await plan(`doc_id IN ('${DOC_A}')`);
     expect(named).toContain('KNNVectorDistance');
     expect(named).toContain('@doc_id_idx(BTree)');
+    // A count read at an earlier version still decides (see FLAT_CHOICE_COUNT_MS): a wide filter
+    // remembered as narrow is scanned exactly, and a filter counted once is remembered.
+    const caches = createSearchCaches();
+    const counts = { version: caches.at(await table.version()).counts, flatChoice: caches.flatChoiceCounts };
+    caches.flatChoiceCounts.set("lang = 'en'", 40);
+    const remembered = await (await vectorSideQuery(table, { vector: [1, 0, 1, 0], where: "lang = 'en'", candidates: 10, flatSearchCutoff: 100 }, counts)).explainPlan();
+    expect(remembered).not.toContain('ANNSubIndex');
+    await vectorSideQuery(table, { vector: [1, 0, 1, 0], where: "section = 'ko'", candidates: 10, flatSearchCutoff: 100 }, counts);
+    expect(caches.flatChoiceCounts.get("section = 'ko'")).toBe(50);
     table.close();
     db.close();
     // Either way the search finds the same rows the filter allows.

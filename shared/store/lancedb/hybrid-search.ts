@@ -57,7 +57,8 @@ export interface SideHit {
  * - `rows`: hits' rows read by address (a loop's searches and the narrowed search read many of
  *   the rows the last search read).
  * - `counts`: rows matching a filter. The narrowed search counts its branch, then searches it
- *   (the vector side counts it again); the temporal clamp repeats all day.
+ *   (the vector side reads the count here when its flat-choice count has expired); the temporal
+ *   clamp repeats all day.
  */
 export interface VersionCaches {
   sides: Lru<string, readonly SideHit[]>;
@@ -65,19 +66,54 @@ export interface VersionCaches {
   counts: Lru<string, number>;
 }
 
-/** A store's {@link VersionCaches}, kept for the newest table version read. */
+/** A store's {@link VersionCaches}, kept for the newest table version read, and its {@link SearchCaches.flatChoiceCounts}. */
 export interface SearchCaches {
   at(version: number): VersionCaches;
+  /**
+   * Filter counts for the vector side's choice between the exact scan and the vector index, kept
+   * across table versions for {@link FLAT_CHOICE_COUNT_MS}: see {@link vectorSideQuery}.
+   */
+  flatChoiceCounts: Lru<string, number>;
 }
 
-/** {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates), 4096 rows (~4 KB each) and 256 counts. */
-export function createSearchCaches(): SearchCaches {
+/**
+ * How long a filter's count decides the vector side's exact scan or index, whatever was
+ * committed since. While documents are ingested the table's version moves every second or so,
+ * and counting again at each one took ~14 ms a filtered search at 10k chunks (the per-version
+ * count behind it was a cache hit in 1 of 3 searches).
+ */
+export const FLAT_CHOICE_COUNT_MS = 10_000;
+
+/**
+ * {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates), 4096 rows (~4 KB each)
+ * and 256 counts a version, and 256 flat-choice counts. `now` (ms) ages the flat-choice counts.
+ */
+export function createSearchCaches(now: () => number = () => performance.now()): SearchCaches {
   const fresh = (): VersionCaches => ({ sides: createLru(256), rows: createLru(4096), counts: createLru(256) });
   let current = { version: -1, caches: fresh() };
   return {
     at(version) {
       if (current.version !== version) current = { version, caches: fresh() };
       return current.caches;
+    },
+    flatChoiceCounts: agedLru(createLru<string, { rows: number; at: number }>(256), FLAT_CHOICE_COUNT_MS, now),
+  };
+}
+
+/** `lru` seen through values that expire `maxAgeMs` after they were set. */
+function agedLru<K>(lru: Lru<K, { rows: number; at: number }>, maxAgeMs: number, now: () => number): Lru<K, number> {
+  return {
+    get(key) {
+      const hit = lru.get(key);
+      if (hit === undefined) return undefined;
+      if (now() - hit.at <= maxAgeMs) return hit.rows;
+      lru.delete(key);
+      return undefined;
+    },
+    set: (key, rows) => lru.set(key, { rows, at: now() }),
+    delete: (key) => lru.delete(key),
+    get size() {
+      return lru.size;
     },
   };
 }
@@ -161,7 +197,7 @@ async function searchOnce(table: lancedb.Table, req: HybridRequest, terms: strin
     // A zero vector has no direction (cosine is undefined): that side finds nothing.
     if (req.alpha <= 0 || !vector.some((x) => x !== 0)) return [];
     return cached(`vector ${createHash('sha256').update(new Uint8Array(vector.buffer)).digest('base64')}`, async () => {
-      const query = await vectorSideQuery(table, { ...req, vector }, caches?.counts);
+      const query = await vectorSideQuery(table, { ...req, vector }, caches && req.caches ? { version: caches.counts, flatChoice: req.caches.flatChoiceCounts } : undefined);
       // cosine distance = 1 - similarity
       return ((await query.toArray()) as Row[]).map((row) => ({ rowId: row._rowid as bigint, score: 1 - Number(row._distance) }));
     });
@@ -254,11 +290,17 @@ export function hitsByChunk(
  * The vector side's query: row addresses and cosine distances of the `candidates` nearest
  * rows under the filter. Through the HNSW index when there is one, unless the filter leaves at
  * most `flatSearchCutoff` rows: those are scanned exactly (see DEFAULT_FLAT_SEARCH_CUTOFF).
+ *
+ * The count behind that choice may be a few seconds old (`counts.flatChoice`, see
+ * {@link FLAT_CHOICE_COUNT_MS}): the cutoff weighs a scan's cost against the index's, and either
+ * way the search returns rows the filter allows. A count that crossed the cutoff meanwhile — a
+ * branch grown or shrunk by a few hundred chunks around 20,000 — picks the other of two searches
+ * that are both fit for that size.
  */
 export async function vectorSideQuery(
   table: lancedb.Table,
   req: Omit<HybridRequest, 'text' | 'alpha' | 'limit' | 'caches'>,
-  counts?: Lru<string, number>,
+  counts?: { version: Lru<string, number>; flatChoice: Lru<string, number> },
 ): Promise<lancedb.VectorQuery> {
   // ef and refine only matter when an ANN index exists (see vector-index.ts); refine keeps the
   // returned cosine exact, so fusion normalises true similarities either way.
@@ -273,9 +315,14 @@ export async function vectorSideQuery(
     .limit(req.candidates);
   if (req.where) {
     query = query.where(req.where);
-    // The count reads only the scalar indexes (~2 ms at 100k chunks), while the keyword side runs;
-    // the narrowed search has just counted its branch, and the clamp of the day repeats.
-    if ((await countMatching(table, req.where, counts)) <= req.flatSearchCutoff) query = query.bypassVectorIndex();
+    // The count reads only the scalar indexes (~2 ms at 100k chunks when idle), while the keyword
+    // side runs; the narrowed search has just counted its branch, and the clamp of the day repeats.
+    let rows = counts?.flatChoice.get(req.where);
+    if (rows === undefined) {
+      rows = await countMatching(table, req.where, counts?.version);
+      counts?.flatChoice.set(req.where, rows);
+    }
+    if (rows <= req.flatSearchCutoff) query = query.bypassVectorIndex();
   }
   return query;
 }

@@ -38,3 +38,26 @@ export function createLru<K, V>(maxEntries: number): Lru<K, V> {
     },
   };
 }
+
+/**
+ * An {@link Lru} whose entries expire `maxAgeMs` after they were set, by the clock `now` (ms): an
+ * expired entry reads as absent and is forgotten.
+ * @throws RangeError as {@link createLru}.
+ */
+export function createExpiringLru<K, V>(maxEntries: number, maxAgeMs: number, now: () => number): Lru<K, V> {
+  const lru = createLru<K, { value: V; at: number }>(maxEntries);
+  return {
+    get(key) {
+      const hit = lru.get(key);
+      if (hit === undefined) return undefined;
+      if (now() - hit.at <= maxAgeMs) return hit.value;
+      lru.delete(key);
+      return undefined;
+    },
+    set: (key, value) => lru.set(key, { value, at: now() }),
+    delete: (key) => lru.delete(key),
+    get size() {
+      return lru.size;
+    },
+  };
+}

@@ -1,11 +1,10 @@
 import type { Filter } from '../store/index.ts';
-import { createLru } from '../lru.ts';
+import { createExpiringLru } from '../lru.ts';
 
 /** How long a positive branch count is reused, across the store's versions. */
 export const BRANCH_COUNT_REUSE_MS = 10_000;
 
 interface Counted {
-  at: number;
   n: Promise<number>;
   /** The count once it arrived. */
   value?: number;
@@ -29,14 +28,12 @@ export function reusedBranchCounts(
   count: (filter: Filter) => Promise<number>,
   opts: { maxAgeMs?: number; maxEntries?: number; now: () => number },
 ): (filter: Filter) => Promise<number> {
-  const maxAgeMs = opts.maxAgeMs ?? BRANCH_COUNT_REUSE_MS;
-  const counted = createLru<string, Counted>(opts.maxEntries ?? 1024);
+  const counted = createExpiringLru<string, Counted>(opts.maxEntries ?? 1024, opts.maxAgeMs ?? BRANCH_COUNT_REUSE_MS, opts.now);
   return (filter) => {
     const key = JSON.stringify(filter);
-    const now = opts.now();
     const known = counted.get(key);
-    if (known && now - known.at <= maxAgeMs && known.value !== 0) return known.n;
-    const entry: Counted = { at: now, n: count(filter) };
+    if (known && known.value !== 0) return known.n;
+    const entry: Counted = { n: count(filter) };
     counted.set(key, entry);
     entry.n.then(
       (n) => void (entry.value = n),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLru } from '../../shared/lru.ts';
+import { createExpiringLru, createLru } from '../../shared/lru.ts';
 
 describe('createLru', () => {
   it('keeps the most recently used entries and evicts the least recently used one past its size', () => {
@@ -19,5 +19,21 @@ describe('createLru', () => {
   it('refuses a size that is not a positive integer', () => {
     expect(() => createLru(0)).toThrow(RangeError);
     expect(() => createLru(1.5)).toThrow(/positive integer/);
+  });
+});
+
+describe('createExpiringLru', () => {
+  it('reads an entry until it is maxAgeMs old, then forgets it; setting it again starts its age over', () => {
+    let now = 0;
+    const lru = createExpiringLru<string, number>(4, 100, () => now);
+    lru.set('a', 1);
+    now = 100;
+    expect(lru.get('a')).toBe(1);
+    now = 101;
+    expect(lru.get('a')).toBeUndefined();
+    expect(lru.size).toBe(0);
+    lru.set('a', 2);
+    now = 200;
+    expect(lru.get('a')).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as lancedb from '@lancedb/lancedb';
-import { createLru, type Lru } from '../../lru.ts';
+import { createExpiringLru, createLru, type Lru } from '../../lru.ts';
 import { relativeScoreFusion, type FusedScore } from '../fusion.ts';
 import type { HybridHit, StoredChunkWithoutVector } from '../vector-store.ts';
 import { keywordQueryText } from '../keyword-text.ts';
@@ -96,25 +96,7 @@ export function createSearchCaches(now: () => number = () => performance.now()):
       if (current.version !== version) current = { version, caches: fresh() };
       return current.caches;
     },
-    flatChoiceCounts: agedLru(createLru<string, { rows: number; at: number }>(256), FLAT_CHOICE_COUNT_MS, now),
-  };
-}
-
-/** `lru` seen through values that expire `maxAgeMs` after they were set. */
-function agedLru<K>(lru: Lru<K, { rows: number; at: number }>, maxAgeMs: number, now: () => number): Lru<K, number> {
-  return {
-    get(key) {
-      const hit = lru.get(key);
-      if (hit === undefined) return undefined;
-      if (now() - hit.at <= maxAgeMs) return hit.rows;
-      lru.delete(key);
-      return undefined;
-    },
-    set: (key, rows) => lru.set(key, { rows, at: now() }),
-    delete: (key) => lru.delete(key),
-    get size() {
-      return lru.size;
-    },
+    flatChoiceCounts: createExpiringLru(256, FLAT_CHOICE_COUNT_MS, now),
   };
 }
 

@@ -8,6 +8,7 @@ import { WORKER_PROCESS_ENV } from '../k8s/spec.ts';
 import { createPorts } from '../workers/compose.ts';
 import type { Ports } from '../workers/runtime/ports.ts';
 import { buildDist, COMPILED_BIN } from './build-dist.ts';
+import { besideMemoryNeighbours } from './memory-neighbours.ts';
 import { measureAgent, measureCandidates, type MeasureQueries } from './query-measure.ts';
 import type { LatencySummary } from './query-stats.ts';
 
@@ -28,6 +29,13 @@ export interface MixedFigures {
    * idle figures taken minutes earlier can differ by the other load), and the ratios to them.
    */
   idleBefore: { candidateP95Ms: number; agentP95Ms: number; candidateRatio: number; agentRatio: number; agentNodesMeanMs: Record<string, number> };
+  /**
+   * The candidate series once more, just before the ingest, beside {@link NEIGHBOURS} processes
+   * at the workers' nice value that only touch memory: `candidateRatio` is what the machine alone
+   * takes from a search while something else works (÷ idle just before), `storeRatio` the rest of
+   * what the ingest costs it (while ingesting ÷ beside them).
+   */
+  besideMemoryNeighbours: { candidateP95Ms: number; candidateRatio: number; storeRatio: number; neighbours: number; mbEach: number };
   /** WORKER_NICE of the ingest worker processes (the questions are asked at the bench's own priority). */
   workerNice: number;
   /** What the measurement models, in words. */
@@ -41,6 +49,9 @@ export const ALONE_MS = 10_000;
 
 /** How many documents may wait in the queues at once: the feeder tops up to this, so ingest never stops and never floods. */
 const IN_FLIGHT = 8;
+
+/** The neighbours of the hardware-floor series: as many as the cores this bench models, each writing over more than their shared cache. */
+const NEIGHBOURS = { count: 2, mb: 256 } as const;
 
 /** The ingest stages, each started as a worker process of its own as a Deployment would run it. */
 const INGEST_STAGES = ['extract', 'sectionize', 'chunk', 'enrich', 'embed', 'upsert'] as const;
@@ -79,7 +90,9 @@ async function stopAll(children: readonly ChildProcess[]): Promise<void> {
  * configuration as environment variables), with `WORKER_NICE=workerNice`, and `files` are
  * registered over and over under fresh source keys (new documents each round). Ingest runs
  * alone for {@link ALONE_MS} once the first document is indexed (the processes started and
- * warm), then the questions are asked; ingest stops with them. Documents still in flight are
+ * warm), then the questions are asked; ingest stops with them. Before the ingest starts, the
+ * questions are asked idle and the candidate series beside memory-touching neighbours (the
+ * hardware's share). Documents still in flight are
  * left to the store's directory, which the caller removes.
  */
 export async function whileIngesting(
@@ -97,6 +110,7 @@ export async function whileIngesting(
   // Idle again right before, for ratios measured minutes apart instead of a whole load earlier.
   const idleCand = await onFreshPorts(config, (fresh) => measureCandidates(fresh, queries, today));
   const idleAgent = await onFreshPorts(config, (fresh) => measureAgent(fresh, queries, `${tag}-idle-${workerNice}`));
+  const beside = await besideMemoryNeighbours({ ...NEIGHBOURS, nice: workerNice, maxMs: 600_000 }, () => onFreshPorts(config, (fresh) => measureCandidates(fresh, queries, today)));
   const bytes = await Promise.all(files.map(async (f) => new Uint8Array(await readFile(f))));
   const ports = await createPorts(config);
   const workers = INGEST_STAGES.map((stage) => startStage(stage, { ...env, WORKER_NICE: String(workerNice) }));
@@ -163,6 +177,13 @@ export async function whileIngesting(
         candidateRatio: ratio(cand.latency.p95, idleCand.latency.p95),
         agentRatio: ratio(agent.agent.p95, idleAgent.agent.p95),
         agentNodesMeanMs: idleAgent.agentNodesMeanMs,
+      },
+      besideMemoryNeighbours: {
+        candidateP95Ms: beside.latency.p95,
+        candidateRatio: ratio(beside.latency.p95, idleCand.latency.p95),
+        storeRatio: ratio(cand.latency.p95, beside.latency.p95),
+        neighbours: NEIGHBOURS.count,
+        mbEach: NEIGHBOURS.mb,
       },
       workerNice,
       model: MIXED_MODEL,

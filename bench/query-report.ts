@@ -46,13 +46,17 @@ export function queryJson(r: QueryBenchResult): Record<string, unknown> {
       workerNice: bySize(r, (s) => s.whileIngesting?.workerNice),
       /** Candidate p95 while ingesting ÷ idle just before it (target at 100k: ≤ 1.5). */
       candidateP95Ratio: bySize(r, (s) => s.whileIngesting?.idleBefore.candidateRatio),
+      /** Candidate p95 beside neighbours that only touch memory ÷ idle: the machine's share of the ratio above. */
+      candidateP95RatioBesideMemoryNeighbours: bySize(r, (s) => s.whileIngesting?.besideMemoryNeighbours.candidateRatio),
+      /** Candidate p95 while ingesting ÷ beside those neighbours: the store's and the ingest's own share. */
+      candidateP95StoreRatio: bySize(r, (s) => s.whileIngesting?.besideMemoryNeighbours.storeRatio),
     },
     whileIngestingByNice: bySize(r, (s) =>
       Object.keys(s.whileIngestingByNice).length
         ? Object.fromEntries(
             Object.entries(s.whileIngestingByNice).map(([nice, w]) => [
               nice,
-              { candidateP95Ms: w.candidateP95Ms, agentP95Ms: w.agentP95Ms, ingestPagesPerSec: w.ingestPagesPerSec, ingestAlonePagesPerSec: w.ingestAlonePagesPerSec, idleBefore: w.idleBefore },
+              { candidateP95Ms: w.candidateP95Ms, agentP95Ms: w.agentP95Ms, ingestPagesPerSec: w.ingestPagesPerSec, ingestAlonePagesPerSec: w.ingestAlonePagesPerSec, idleBefore: w.idleBefore, besideMemoryNeighbours: w.besideMemoryNeighbours },
             ]),
           )
         : undefined,
@@ -114,6 +118,8 @@ export function queryTable(r: QueryBenchResult): string[] {
       lines.push(`${pad('', 9)}    ingest ${w.ingestPagesPerSec} pages/s during the questions (${w.ingestAlonePagesPerSec} pages/s alone)`);
       const i = w.idleBefore;
       lines.push(`${pad('', 9)}    idle just before: candidate p95 ${i.candidateP95Ms} ms (×${i.candidateRatio} while ingesting), agent p95 ${i.agentP95Ms} ms (×${i.agentRatio})`);
+      const b = w.besideMemoryNeighbours;
+      lines.push(`${pad('', 9)}    beside ${b.neighbours} processes at nice ${nice} writing over ${b.mbEach} MB each, no ingest: candidate p95 ${b.candidateP95Ms} ms (×${b.candidateRatio} idle; while ingesting ×${b.storeRatio} this)`);
     }
     const mixed = Object.values(s.whileIngestingByNice)[0];
     if (mixed) lines.push(`${pad('', 9)}    model: ${mixed.model}`);

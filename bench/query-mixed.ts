@@ -32,10 +32,11 @@ export interface MixedFigures {
   /**
    * The candidate series once more, just before the ingest, beside {@link NEIGHBOURS} processes
    * at the workers' nice value that only touch memory: `candidateRatio` is what the machine alone
-   * takes from a search while something else works (÷ idle just before), `storeRatio` the rest of
-   * what the ingest costs it (while ingesting ÷ beside them).
+   * takes from a search while something else works (÷ idle just before), `ingestRatio` the rest of
+   * what the ingest costs it, its CPU beside the search and the store it writes (while ingesting ÷
+   * beside them).
    */
-  besideMemoryNeighbours: { candidateP95Ms: number; candidateRatio: number; storeRatio: number; neighbours: number; mbEach: number };
+  besideMemoryNeighbours: { candidateP95Ms: number; candidateRatio: number; ingestRatio: number; neighbours: number; mbEach: number };
   /** WORKER_NICE of the ingest worker processes (the questions are asked at the bench's own priority). */
   workerNice: number;
   /** What the measurement models, in words. */
@@ -91,9 +92,9 @@ async function stopAll(children: readonly ChildProcess[]): Promise<void> {
  * registered over and over under fresh source keys (new documents each round). Ingest runs
  * alone for {@link ALONE_MS} once the first document is indexed (the processes started and
  * warm), then the questions are asked; ingest stops with them. Before the ingest starts, the
- * questions are asked idle and the candidate series beside memory-touching neighbours (the
- * hardware's share). Documents still in flight are
- * left to the store's directory, which the caller removes.
+ * questions are asked idle, and the candidate series beside memory-touching neighbours (the
+ * hardware's share). Documents still in flight are left to the store's directory, which the
+ * caller removes.
  */
 export async function whileIngesting(
   config: Config,
@@ -181,7 +182,7 @@ export async function whileIngesting(
       besideMemoryNeighbours: {
         candidateP95Ms: beside.latency.p95,
         candidateRatio: ratio(beside.latency.p95, idleCand.latency.p95),
-        storeRatio: ratio(cand.latency.p95, beside.latency.p95),
+        ingestRatio: ratio(cand.latency.p95, beside.latency.p95),
         neighbours: NEIGHBOURS.count,
         mbEach: NEIGHBOURS.mb,
       },

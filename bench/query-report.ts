@@ -48,8 +48,8 @@ export function queryJson(r: QueryBenchResult): Record<string, unknown> {
       candidateP95Ratio: bySize(r, (s) => s.whileIngesting?.idleBefore.candidateRatio),
       /** Candidate p95 beside neighbours that only touch memory ÷ idle: the machine's share of the ratio above. */
       candidateP95RatioBesideMemoryNeighbours: bySize(r, (s) => s.whileIngesting?.besideMemoryNeighbours.candidateRatio),
-      /** Candidate p95 while ingesting ÷ beside those neighbours: the store's and the ingest's own share. */
-      candidateP95StoreRatio: bySize(r, (s) => s.whileIngesting?.besideMemoryNeighbours.storeRatio),
+      /** Candidate p95 while ingesting ÷ beside those neighbours: the ingest's own share (its CPU beside the search, the store it writes). */
+      candidateP95IngestRatio: bySize(r, (s) => s.whileIngesting?.besideMemoryNeighbours.ingestRatio),
     },
     whileIngestingByNice: bySize(r, (s) =>
       Object.keys(s.whileIngestingByNice).length
@@ -119,7 +119,7 @@ export function queryTable(r: QueryBenchResult): string[] {
       const i = w.idleBefore;
       lines.push(`${pad('', 9)}    idle just before: candidate p95 ${i.candidateP95Ms} ms (×${i.candidateRatio} while ingesting), agent p95 ${i.agentP95Ms} ms (×${i.agentRatio})`);
       const b = w.besideMemoryNeighbours;
-      lines.push(`${pad('', 9)}    beside ${b.neighbours} processes at nice ${nice} writing over ${b.mbEach} MB each, no ingest: candidate p95 ${b.candidateP95Ms} ms (×${b.candidateRatio} idle; while ingesting ×${b.storeRatio} this)`);
+      lines.push(`${pad('', 9)}    beside ${b.neighbours} processes at nice ${nice} writing over ${b.mbEach} MB each, no ingest: candidate p95 ${b.candidateP95Ms} ms (×${b.candidateRatio} idle; while ingesting ×${b.ingestRatio} this)`);
     }
     const mixed = Object.values(s.whileIngestingByNice)[0];
     if (mixed) lines.push(`${pad('', 9)}    model: ${mixed.model}`);

@@ -376,7 +376,7 @@ describe('lancedb adapter specifics', () => {
     await store.close();
   });
 
-  it('searches remember the rows they read: a caller cannot change what the next search returns, a write can', async () => {
+  it('searches remember rows per table version: a caller cannot change what the next search returns, a write can', async () => {
     const store = await createLanceDbStore({ dir: tempDir() });
     await store.ensureSchema({ dimension: DIM, model: MODEL });
     const chunks = Object.values(corpus());
@@ -395,51 +395,6 @@ describe('lancedb adapter specifics', () => {
     const after = await store.hybrid(q);
     expect(after.find((h) => h.chunk.chunk_id === top.chunk_id)?.chunk).toMatchObject({ page_start: 41, page_end: 42 });
     await store.close();
-  });
-
-  it('rows read at one table version are not read again at the next; a deleted row is not found, a rewritten one is read anew', async () => {
-    const dir = tempDir();
-    const store = await createLanceDbStore({ dir });
-    await store.ensureSchema({ dimension: DIM, model: MODEL });
-    await store.upsertChunks([...manyChunks(20, 'b'), ...manyChunks(20, 'c')]);
-    await store.close();
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
-    const table = await db.openTable(CHUNKS_TABLE);
-    const taken: bigint[][] = [];
-    const counting = new Proxy(table, {
-      get(target, prop, receiver) {
-        if (prop !== 'takeRowIds') return Reflect.get(target, prop, receiver);
-        return (rowIds: bigint[]) => {
-          taken.push(rowIds);
-          return target.takeRowIds(rowIds);
-        };
-      },
-    });
-    const caches = createSearchCaches();
-    const q = { text: 'passage 출산 장려금', vector: [1, 3, 0, 1], alpha: 0.5, where: undefined, limit: 10, candidates: 50, flatSearchCutoff: 100, withVectors: true, caches };
-    const first = await hybridSearch(counting, q);
-    expect(first).toHaveLength(10);
-    expect(taken.flat()).toHaveLength(10);
-
-    // A commit of rows the search does not find moves the version on: the same search reads no row again.
-    const version = await table.version();
-    await table.add(chunksToArrow(Array.from({ length: 3 }, (_, i) => makeChunk({ doc: DOC_B, version: VERSION.b1, section: 'other', body: `unrelated ${i}`, vector: [0, 0, 1, 0] })), DIM));
-    expect(await table.version()).toBeGreaterThan(version);
-    taken.length = 0;
-    // (Scores may move: fusion normalises each side over the candidates, new rows among them.)
-    const again = await hybridSearch(counting, q);
-    expect(again.map((h) => h.chunk)).toEqual(first.map((h) => h.chunk));
-    expect(taken.flat()).toHaveLength(0);
-
-    // The top hit deleted, another rewritten (a new row at a new address): neither comes from what was remembered.
-    const [gone, rewritten] = first.map((h) => h.chunk);
-    await table.delete(`chunk_id = '${gone!.chunk_id}'`);
-    await table.mergeInsert('chunk_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(chunksToArrow([{ ...rewritten!, vector: first[1]!.vector!, page_start: 77, page_end: 78 }], DIM));
-    const after = await hybridSearch(counting, q);
-    expect(after.map((h) => h.chunk.chunk_id)).not.toContain(gone!.chunk_id);
-    expect(after.find((h) => h.chunk.chunk_id === rewritten!.chunk_id)?.chunk).toMatchObject({ page_start: 77, page_end: 78 });
-    table.close();
-    db.close();
   });
 
   it('a compaction between a search and its row reads moves every row: the search runs again and loses nothing', async () => {

@@ -19,19 +19,4 @@ describe('search caches', () => {
     now += FLAT_CHOICE_COUNT_MS - 1;
     expect(caches.flatChoiceCounts.get("lang = 'ko'")).toBe(60);
   });
-
-  it('keep the rows read by address across table versions, and forget them when the version goes back', () => {
-    const caches = createSearchCaches();
-    const row = { chunk: { chunk_id: 'c1' } } as unknown as Parameters<typeof caches.rows.set>[1];
-    caches.at(7);
-    caches.rows.set(42n, row);
-    // Commits move the version on: an address still names the same row.
-    caches.at(8);
-    caches.at(9);
-    expect(caches.rows.get(42n)).toBe(row);
-    // A table made anew numbers its versions (and its row addresses) from the start again.
-    caches.at(3);
-    expect(caches.rows.get(42n)).toBeUndefined();
-    expect(caches.rows.size).toBe(0);
-  });
 });

@@ -54,31 +54,21 @@ export interface SideHit {
  * - `sides`: each hybrid side's hits, by filter, size and the terms or the query vector's hash.
  *   A validator loop asks a side again with the same question vector (a PIVOT changes only the
  *   keyword text and alpha), and people ask the same questions again.
+ * - `rows`: hits' rows read by address (a loop's searches and the narrowed search read many of
+ *   the rows the last search read).
  * - `counts`: rows matching a filter. The narrowed search counts its branch, then searches it
  *   (the vector side reads the count here when its flat-choice count has expired); the temporal
  *   clamp repeats all day.
  */
 export interface VersionCaches {
   sides: Lru<string, readonly SideHit[]>;
+  rows: Lru<bigint, ReadHit>;
   counts: Lru<string, number>;
 }
 
-/**
- * A store's {@link VersionCaches}, kept for the newest table version read, its
- * {@link SearchCaches.flatChoiceCounts} and the rows it read by address.
- */
+/** A store's {@link VersionCaches}, kept for the newest table version read, and its {@link SearchCaches.flatChoiceCounts}. */
 export interface SearchCaches {
   at(version: number): VersionCaches;
-  /**
-   * Hits' rows read by address, across table versions: an address names one row for the table's
-   * whole life (see {@link SideHit}), and a search reads only addresses its sides found at the
-   * version it reads, so a row remembered from an earlier version is that row as it is now. A
-   * loop's searches, the narrowed search and the next questions read many of the rows the last
-   * search read; while documents are ingested the version moves every second, and kept per
-   * version these were read again at every move. Forgotten when the version goes back (a table
-   * made anew numbers its versions, and its rows, from the start).
-   */
-  rows: Lru<bigint, ReadHit>;
   /**
    * Filter counts for the vector side's choice between the exact scan and the vector index, kept
    * across table versions for {@link FLAT_CHOICE_COUNT_MS}: see {@link vectorSideQuery}.
@@ -95,22 +85,16 @@ export interface SearchCaches {
 export const FLAT_CHOICE_COUNT_MS = 10_000;
 
 /**
- * {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates) and 256 counts a
- * version, 4096 rows (~4 KB each) and 256 flat-choice counts. `now` (ms) ages the flat-choice counts.
+ * {@link SearchCaches} of 256 side results (~30 KB each at 300 candidates), 4096 rows (~4 KB each)
+ * and 256 counts a version, and 256 flat-choice counts. `now` (ms) ages the flat-choice counts.
  */
 export function createSearchCaches(now: () => number = () => performance.now()): SearchCaches {
-  const fresh = (): VersionCaches => ({ sides: createLru(256), counts: createLru(256) });
-  const rowLru = () => createLru<bigint, ReadHit>(4096);
+  const fresh = (): VersionCaches => ({ sides: createLru(256), rows: createLru(4096), counts: createLru(256) });
   let current = { version: -1, caches: fresh() };
-  let rows = rowLru();
   return {
     at(version) {
-      if (version < current.version) rows = rowLru();
       if (current.version !== version) current = { version, caches: fresh() };
       return current.caches;
-    },
-    get rows() {
-      return rows;
     },
     flatChoiceCounts: createExpiringLru(256, FLAT_CHOICE_COUNT_MS, now),
   };
@@ -210,7 +194,7 @@ async function searchOnce(table: lancedb.Table, req: HybridRequest, terms: strin
   const fused = relativeScoreFusion(keyword, vector, req.alpha);
   const last = fused[req.limit - 1]?.score;
   const kept = fused.filter((f, i) => i < req.limit || f.score === last);
-  const read = await readHits(table, kept.map((f) => BigInt(f.id)), req.withVectors === true, req.caches?.rows);
+  const read = await readHits(table, kept.map((f) => BigInt(f.id)), req.withVectors === true, caches?.rows);
 
   return hitsByChunk(kept, read, { bm25, cosine }, req);
 }
@@ -334,8 +318,8 @@ export interface ReadHit {
 /**
  * The rows at `rowIds`, from the one payload column (see PAYLOAD_COLUMN), by address; an address
  * whose row is gone (see {@link SideHit}) is absent. Rows written before the payload existed are
- * read again from their columns. With `rows` (rows already read, see {@link SearchCaches.rows}),
- * those are not read again.
+ * read again from their columns. With `rows` (rows already read at this table version), those
+ * are not read again.
  */
 export async function readHits(table: lancedb.Table, rowIds: readonly bigint[], withVectors: boolean, rows?: Lru<bigint, ReadHit>): Promise<Map<bigint, ReadHit>> {
   const vectorColumn = withVectors ? ['vector'] : [];

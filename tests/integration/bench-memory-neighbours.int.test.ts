@@ -26,8 +26,11 @@ async function gone(pid: number, timeoutMs = 30_000): Promise<boolean> {
   return false;
 }
 
+const HAS_PROC = existsSync('/proc/self/stat');
+if (!HAS_PROC) console.warn('skipping the memory-neighbour tests: they read nice values and resident memory from /proc, which this system does not have');
+
 // The query bench's hardware floor: processes at the workers' nice value that only touch memory.
-describe.skipIf(!existsSync('/proc/self/stat'))('memory neighbours (bench query)', () => {
+describe.skipIf(!HAS_PROC)('memory neighbours (bench query)', () => {
   it('run at the nice value asked for, hold their buffer resident, and are gone once stopped', async () => {
     const neighbours = await startMemoryNeighbours({ count: 2, nice: 7, mb: 48, maxMs: 120_000 });
     try {

@@ -6,6 +6,7 @@ import type { AgentAnswer } from '../../shared/runs/answer.ts';
 import type { Trace } from '../../shared/runs/trace.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { ALL_WORKERS } from '../../workers/index.ts';
+import { facetRebuildSettled } from '../helpers/acceptance.ts';
 import { settle, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
@@ -38,7 +39,9 @@ describe.skipIf(!REDIS_AVAILABLE)('end to end: watched folder → gateway over H
     service = await startService(ws.config, { workers: Object.values(ALL_WORKERS), watch: true, gateway: { port: 0 } });
     base = service.gatewayUrl!;
     await settle(service, { count: 10, timeoutMs: 120_000 });
-    await until('facet-value vectors', async () => (await service.ports.store.listFacetValues()).length > 0);
+    // The facet rebuild done, not only begun: one still running would change the first question's
+    // facet weights (and the branch it narrows to) under it.
+    await until('the facet rebuild', () => facetRebuildSettled(service.ports), 60_000);
   }, 180_000);
 
   afterAll(async () => {

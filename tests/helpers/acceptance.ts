@@ -60,6 +60,16 @@ async function openJobs(ports: Ports, def: typeof facetRebuildQueue | typeof mem
 }
 
 /**
+ * Whether the debounced facet rebuild the upserts asked for is done: one has completed, none is
+ * pending or running, and facet values exist. Values alone are not enough: a rebuild still running
+ * replaces them facet by facet, then maintains the store, under the first questions.
+ */
+export async function facetRebuildSettled(ports: Ports): Promise<boolean> {
+  const q = await openJobs(ports, facetRebuildQueue);
+  return q.open === 0 && q.completed > 0 && (await ports.store.listFacetValues()).length > 0;
+}
+
+/**
  * A private redis-server and workspace; the example PDFs and sidecars copied into the watched
  * folder; every worker of ALL_WORKERS running. Resolves once every document is indexed and the debounced facet rebuild
  * that the upserts asked for has completed with nothing left pending.
@@ -88,14 +98,7 @@ export async function startAcceptanceCorpus(opts: { timeoutMs?: number } = {}): 
     if (failed.length) throw new Error(`not indexed: ${failed.map((s) => `${s.docId} ${s.errorCode}`).join(', ')}`);
     const ports = service.ports;
     // The last upsert asked for a rebuild; it is done once nothing is pending and one has run.
-    await until(
-      'the facet rebuild',
-      async () => {
-        const q = await openJobs(ports, facetRebuildQueue);
-        return q.open === 0 && q.completed > 0 && (await ports.store.listFacetValues()).length > 0;
-      },
-      timeoutMs,
-    );
+    await until('the facet rebuild', () => facetRebuildSettled(ports), timeoutMs);
     return { service, ports, log: createLogger('error', { service: 'acceptance' }), statuses, ingestMs: Date.now() - t0, cleanup };
   } catch (err) {
     await cleanup();

@@ -1,44 +1,33 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { besideMemoryNeighbours, startMemoryNeighbours } from '../../bench/memory-neighbours.ts';
+import { readRss } from '../../shared/pdf/process-memory.ts';
+import { alive, HAVE_PROC, until } from '../helpers/process-tree.ts';
 
-/** The state, nice value and resident MB of a process, from /proc; null once it is gone. */
-function procOf(pid: number): { state: string; nice: number; rssMb: number } | null {
-  try {
-    // The fields after the command name (in parentheses, may hold spaces): state first, nice the 17th after it.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return { state: fields[0] ?? '', nice: Number(fields[16]), rssMb: rssKb / 1024 };
-  } catch {
-    return null;
-  }
+/** The nice value and resident MB of a live process (its main thread's nice: the one doing the work). */
+function procOf(pid: number): { nice: number; rssMb: number } {
+  return { nice: getPriority(pid), rssMb: (readRss(pid) ?? 0) / (1024 * 1024) };
 }
 
-/** Polls until the process has ended (gone, or a zombie not yet reaped). */
-async function gone(pid: number, timeoutMs = 30_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const p = procOf(pid);
-    if (p === null || p.state === 'Z') return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
-}
+/** Whether the process ends (gone, or a zombie not yet reaped) within `timeoutMs`. */
+const gone = (pid: number, timeoutMs = 30_000): Promise<boolean> =>
+  until(`process ${pid} to end`, () => alive([pid]).length === 0, timeoutMs).then(
+    () => true,
+    () => false,
+  );
 
-const HAS_PROC = existsSync('/proc/self/stat');
-if (!HAS_PROC) console.warn('skipping the memory-neighbour tests: they read nice values and resident memory from /proc, which this system does not have');
+if (!HAVE_PROC) console.warn('skipping the memory-neighbour tests: they read processes from /proc, which only Linux has');
 
 // The query bench's hardware floor: processes at the workers' nice value that only touch memory.
-describe.skipIf(!HAS_PROC)('memory neighbours (bench query)', () => {
+describe.skipIf(!HAVE_PROC)('memory neighbours (bench query)', () => {
   it('run at the nice value asked for, hold their buffer resident, and are gone once stopped', async () => {
     const neighbours = await startMemoryNeighbours({ count: 2, nice: 7, mb: 48, maxMs: 120_000 });
     try {
       expect(neighbours.pids).toHaveLength(2);
       for (const pid of neighbours.pids) {
         const p = procOf(pid);
-        expect(p?.nice, `neighbour ${pid}`).toBe(7);
-        expect(p?.rssMb, `neighbour ${pid}`).toBeGreaterThanOrEqual(48);
+        expect(p.nice, `neighbour ${pid}`).toBe(7);
+        expect(p.rssMb, `neighbour ${pid}`).toBeGreaterThanOrEqual(48);
       }
     } finally {
       await neighbours.stop();
@@ -57,7 +46,7 @@ describe.skipIf(!HAS_PROC)('memory neighbours (bench query)', () => {
     let pids: number[] = [];
     const fail = besideMemoryNeighbours({ count: 1, nice: 3, mb: 8, maxMs: 120_000 }, async (neighbours) => {
       pids = neighbours.pids;
-      expect(procOf(pids[0] as number)?.nice).toBe(3);
+      expect(procOf(pids[0] as number).nice).toBe(3);
       throw new Error('the series failed');
     });
     await expect(fail).rejects.toThrow('the series failed');

@@ -6,22 +6,12 @@ import type { AgentAnswer } from '../../shared/runs/answer.ts';
 import type { Trace } from '../../shared/runs/trace.ts';
 import { docIdForSource } from '../../shared/domain/ids.ts';
 import { ALL_WORKERS } from '../../workers/index.ts';
-import { facetRebuildSettled } from '../helpers/acceptance.ts';
+import { facetRebuildSettled, until } from '../helpers/acceptance.ts';
 import { settle, testWorkspace } from '../helpers/pipeline.ts';
 import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const GRAPH_NODES = ['listener', 'planner', 'facet_planner', 'candidate_search', 'narrowed_search', 'rerank_diversify', 'validator', 'answerer', 'memory_updater', 'observer'];
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(!REDIS_AVAILABLE)('end to end: watched folder → gateway over HTTP → answer, feedback, memory, trace', () => {
   let redis: Awaited<ReturnType<typeof startTestRedis>>;

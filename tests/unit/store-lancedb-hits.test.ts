@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { relativeScoreFusion } from '../../shared/store/fusion.ts';
-import { hitsByChunk, mergeKeywordHits, type ReadHit } from '../../shared/store/lancedb/hybrid-search.ts';
+import { freshContenders, hitsByChunk, mergeKeywordHits, type ReadHit, type SideHit } from '../../shared/store/lancedb/hybrid-search.ts';
 import { DOC_A, VERSION, makeChunk } from '../contract/store-fixtures.ts';
 
 const read = (body: string, vector?: number[]): ReadHit => {
@@ -57,5 +57,29 @@ describe('the keyword side from the index and the recent rows', () => {
     expect(mergeKeywordHits(indexed, fresh, 2).map((h) => h.rowId)).toEqual([5n, 9n]);
     expect(mergeKeywordHits([{ rowId: 3n, score: 1 }], [{ rowId: 1n, score: 1 }], 5).map((h) => h.rowId)).toEqual([1n, 3n]);
     expect(mergeKeywordHits([], [], 5)).toEqual([]);
+  });
+
+  it('only the recent hits that can still make the merged top limit are looked up, and the merge is the same', () => {
+    const indexed = [{ rowId: 5n, score: 4 }, { rowId: 2n, score: 1.5 }, { rowId: 9n, score: 2 }];
+    const fresh = [{ chunkId: 'a', score: 3 }, { chunkId: 'b', score: 1.5 }, { chunkId: 'c', score: 1.2 }];
+    // The index filled the limit: its last score (1.5) is the floor, a tie included.
+    expect(freshContenders(indexed, fresh, 3).map((h) => h.chunkId)).toEqual(['a', 'b']);
+    // It did not: every recent hit may still take a place.
+    expect(freshContenders(indexed, fresh, 4).map((h) => h.chunkId)).toEqual(['a', 'b', 'c']);
+    expect(freshContenders([], fresh, 1)).toEqual(fresh);
+
+    // Random sides, some recent rows also in the index: pruning never changes the merge.
+    let seed = 7;
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let round = 0; round < 500; round++) {
+      const limit = 1 + Math.floor(next() * 6);
+      const rows = Array.from({ length: 12 }, (_, i) => BigInt(i));
+      const pick = (n: number) => rows.filter(() => next() < n / 12).slice(0, limit).map((rowId) => ({ rowId, score: Math.round(next() * 8) / 2 }));
+      const indexedHits: SideHit[] = pick(limit + 2);
+      const freshHits = pick(limit + 2).map((h) => ({ chunkId: String(h.rowId), score: h.score }));
+      const resolve = (hits: readonly { chunkId: string; score: number }[]) => hits.map((h) => ({ rowId: BigInt(h.chunkId), score: h.score }));
+      const contenders = freshContenders(indexedHits, freshHits, limit);
+      expect(mergeKeywordHits(indexedHits, resolve(contenders), limit)).toEqual(mergeKeywordHits(indexedHits, resolve(freshHits), limit));
+    }
   });
 });

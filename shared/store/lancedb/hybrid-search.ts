@@ -163,12 +163,14 @@ async function searchOnce(table: lancedb.Table, req: HybridRequest, terms: strin
       let recentQuery = recent.query().fullTextSearch(match()).select(['chunk_id', '_score']).limit(req.candidates);
       if (req.where) recentQuery = recentQuery.where(req.where);
       const [indexed, fresh] = await Promise.all([query.fastSearch().toArray() as Promise<Row[]>, recentQuery.toArray() as Promise<Row[]>]);
-      const at = await addressesOf(table, fresh.map((row) => String(row.chunk_id)));
+      const indexedHits = indexed.map((row) => ({ rowId: row._rowid as bigint, score: Number(row._score) }));
+      const contenders = freshContenders(indexedHits, fresh.map((row) => ({ chunkId: String(row.chunk_id), score: Number(row._score) })), req.candidates);
+      const at = await addressesOf(table, contenders.map((hit) => hit.chunkId));
       return mergeKeywordHits(
-        indexed.map((row) => ({ rowId: row._rowid as bigint, score: Number(row._score) })),
-        fresh.flatMap((row) => {
-          const rowId = at.get(String(row.chunk_id));
-          return rowId === undefined ? [] : [{ rowId, score: Number(row._score) }];
+        indexedHits,
+        contenders.flatMap((hit) => {
+          const rowId = at.get(hit.chunkId);
+          return rowId === undefined ? [] : [{ rowId, score: hit.score }];
         }),
         req.candidates,
       );
@@ -209,6 +211,21 @@ async function addressesOf(table: lancedb.Table, ids: readonly string[]): Promis
     }
   }
   return at;
+}
+
+/**
+ * The recent rows' hits (`fresh`, by chunk id) that can still be among the keyword side's best
+ * `limit` once merged with `indexed` ({@link mergeKeywordHits}): only these are looked up in the
+ * chunks table. When the index returned `limit` hits, they are `limit` distinct rows scoring at
+ * least the last one's score; a recent hit scoring below it is outranked by all of them, and one
+ * that is the same row as an indexed hit adds nothing a better score does not already hold. So
+ * the merge comes out the same without the lookups (while another process ingests, up to
+ * `limit` B-tree and scan lookups of rows a fold has not indexed yet, every search).
+ */
+export function freshContenders<T extends { score: number }>(indexed: readonly SideHit[], fresh: readonly T[], limit: number): T[] {
+  if (indexed.length < limit) return [...fresh];
+  const floor = Math.min(...indexed.map((hit) => hit.score));
+  return fresh.filter((hit) => hit.score >= floor);
 }
 
 /**

@@ -81,10 +81,11 @@ export const ConfigSchema = z.object({
   /**
    * LanceDB: a searched store folds its recent rows into the chunks table's full-text index once a
    * writing process has written this many rows since its last fold, or the first of them is
-   * LANCEDB_FOLD_AFTER_MS old (each fold costs ~1–2 s of CPU at 100k chunks). @defaultValue 1000, 30000
+   * LANCEDB_FOLD_AFTER_MS old, and no sooner than three times the last fold's length after it (each
+   * fold costs ~1–2 s of CPU at 100k chunks; see FOLD_AFTER in lance-state.ts). @defaultValue 1000, 10000
    */
   LANCEDB_FOLD_AFTER_ROWS: int(1, 10_000_000).default(1_000),
-  LANCEDB_FOLD_AFTER_MS: int(0, 86_400_000).default(30_000),
+  LANCEDB_FOLD_AFTER_MS: int(0, 86_400_000).default(10_000),
   /** Weaviate HTTP endpoint for VECTOR_STORE=weaviate, e.g. http://127.0.0.1:8080. */
   WEAVIATE_URL: z.string().url().optional(),
   /** Weaviate gRPC endpoint `host:port`. @defaultValue WEAVIATE_URL's host, port 50051 (443 for https) */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS, foldDue, lanceSettings } from '../../shared/store/lancedb/lance-state.ts';
+import { FOLD_SPACING, LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS, foldDue, lanceSettings } from '../../shared/store/lancedb/lance-state.ts';
 import { DEFAULT_RECENT_REFRESH_INTERVAL_MS } from '../../shared/store/lancedb/store-options.ts';
 import { SEARCHED_AT_FILE, fileSearchActivity, isSearchIdle, type SearchActivity } from '../../shared/store/lancedb/search-activity.ts';
 import { createMutex } from '../../shared/store/lancedb/write-guard.ts';
@@ -123,6 +123,39 @@ describe('search-idle index refresh', () => {
     expect(foldDue({ rows: 9, since: 4_001 }, 5_000, after)).toBe(false);
     expect(foldDue({ rows: 10, since: 4_999 }, 5_000, after)).toBe(true);
     expect(foldDue({ rows: 1, since: 4_000 }, 5_000, after)).toBe(true);
+    // No sooner than FOLD_SPACING times the last fold's length after it ended.
+    const last = { endedAt: 4_000, ms: 400 };
+    expect(foldDue({ rows: 10, since: 0 }, 4_000 + FOLD_SPACING * 400 - 1, after, last)).toBe(false);
+    expect(foldDue({ rows: 10, since: 0 }, 4_000 + FOLD_SPACING * 400, after, last)).toBe(true);
+    expect(foldDue(null, 60_000, after, last)).toBe(false);
+  });
+
+  it('a long fold spaces the next: until then a due fold waits and the recent rows are refreshed instead', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_000_000);
+    const chunks = fakeTable();
+    // This fold takes 2 s of the clock.
+    chunks.optimize = async () => {
+      chunks.optimizes += 1;
+      vi.setSystemTime(Date.now() + 2_000);
+      return {};
+    };
+    const recent = fakeTable();
+    const { upkeep } = upkeepWith(1_000, 30_000, recent);
+    await upkeep.afterChunkWrite(asTable(chunks), 10);
+    await vi.waitFor(() => expect(chunks.optimizes).toBe(1));
+    await vi.waitFor(() => expect(recent.deletes).toHaveLength(1));
+    // Not before the fold ended (the faked clock still moves with real time).
+    const endedAt = Date.now();
+    // Enough rows for a fold again, but well within three times the last one's 2 s after it.
+    vi.setSystemTime(endedAt + FOLD_SPACING * 2_000 - 3_000);
+    await upkeep.afterChunkWrite(asTable(chunks), 10);
+    await vi.waitFor(() => expect(recent.optimizes).toBe(1));
+    expect(chunks.optimizes).toBe(1);
+    vi.setSystemTime(endedAt + FOLD_SPACING * 2_000);
+    await upkeep.afterChunkWrite(asTable(chunks), 1);
+    await vi.waitFor(() => expect(chunks.optimizes).toBe(2));
+    await upkeep.settled();
   });
 
   it("paces the recent rows' refresh by its own interval: the first runs at once, the next waits (or for close), a due fold does not", async () => {

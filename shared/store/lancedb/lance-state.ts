@@ -154,11 +154,27 @@ export const SEARCH_IDLE_REFRESH_MS = 10_000;
 /**
  * When a searched store folds its recent rows into the chunks table's full-text index (see
  * RECENT_TABLE): once this process has written `rows` rows since its last fold, or its oldest
- * such write is `ms` old. A fold costs ~1–2 s of CPU at 100k chunks, so at steady ingest it runs
- * about twice a minute instead of back to back; the recent table it leaves stays small (a
- * refresh of its index costs ~0.1 s at 400 rows and ~0.4 s at 2,000, a search of it ~4 ms).
+ * such write is `ms` old, and no sooner than {@link FOLD_SPACING} times the last fold's length
+ * after it. Until a fold, every commit since the last one is a small file of the chunks table
+ * that no scalar or vector index covers, which every filtered search, filter count and vector
+ * search scans, each file ~0.3–0.5 ms of CPU whatever its size (a commit lands about every
+ * half second under steady ingest). A fold costs ~1–2 s of CPU at 100k chunks; the recent table
+ * it leaves stays small (a refresh of its index costs ~0.1 s at 400 rows and ~0.4 s at 2,000).
  */
-export const FOLD_AFTER = { rows: 1_000, ms: 30_000 } as const;
+export const FOLD_AFTER = { rows: 1_000, ms: 10_000 } as const;
+
+/**
+ * A fold is never due sooner than this many times the last fold's length after it ended, so folds
+ * take at most about a quarter of a writer's time whatever the table's size (a fold's full-text
+ * update grows with the index, and runs longer on a busy machine).
+ */
+export const FOLD_SPACING = 3;
+
+/** When the last fold of a process ended (Date.now()) and how long it took, ms. */
+export interface LastFold {
+  endedAt: number;
+  ms: number;
+}
 
 /** @throws PermanentError `INVALID_CONFIG` unless `rows` is a positive integer and `ms` a non-negative number. */
 export function checkFoldAfter(after: { rows: number; ms: number }): { rows: number; ms: number } {
@@ -167,9 +183,14 @@ export function checkFoldAfter(after: { rows: number; ms: number }): { rows: num
   return after;
 }
 
-/** True when writes since the last fold (`rows` of them, the first at `since`) call for one at `now`. */
-export function foldDue(unfolded: { rows: number; since: number } | null, now: number, after: { rows: number; ms: number }): boolean {
-  return unfolded !== null && (unfolded.rows >= after.rows || now - unfolded.since >= after.ms);
+/**
+ * True when writes since the last fold (`rows` of them, the first at `since`) call for one at
+ * `now`, and the last fold (if any) ended at least {@link FOLD_SPACING} times its length ago.
+ */
+export function foldDue(unfolded: { rows: number; since: number } | null, now: number, after: { rows: number; ms: number }, last: LastFold | null = null): boolean {
+  if (unfolded === null) return false;
+  if (last !== null && now - last.endedAt < FOLD_SPACING * last.ms) return false;
+  return unfolded.rows >= after.rows || now - unfolded.since >= after.ms;
 }
 
 /**
@@ -196,6 +217,8 @@ export class LanceIndexUpkeep {
   private unfolded: { rows: number; since: number } | null = null;
   /** The chunks table this process last wrote (what closing folds). */
   private written: lancedb.Table | null = null;
+  /** This process's last fold (null before the first): spaces the next (see foldDue). */
+  private lastFold: LastFold | null = null;
 
   /** @param recentTable the recent rows' table (null for a store that has none yet: the chunks table alone is then folded). */
   constructor(
@@ -224,11 +247,16 @@ export class LanceIndexUpkeep {
     if (this.deferred === table) this.clearDeferred();
     this.unfolded = null;
     const startedAt = new Date();
-    const stats = await table.indexStats(FTS_INDEX);
-    if (!stats) await createKeywordIndex(table);
-    else if (opts.compact || stats.numUnindexedRows > 0) await this.optimize(table);
-    const recent = await this.recentTable();
-    if (recent) await recent.delete(`${ADDED_AT_COLUMN} < TIMESTAMP '${startedAt.toISOString()}'`);
+    try {
+      const stats = await table.indexStats(FTS_INDEX);
+      if (!stats) await createKeywordIndex(table);
+      else if (opts.compact || stats.numUnindexedRows > 0) await this.optimize(table);
+      const recent = await this.recentTable();
+      if (recent) await recent.delete(`${ADDED_AT_COLUMN} < TIMESTAMP '${startedAt.toISOString()}'`);
+    } finally {
+      const endedAt = Date.now();
+      this.lastFold = { endedAt, ms: endedAt - startedAt.getTime() };
+    }
   }
 
   /** Takes the recent table's unindexed rows into its own (small) full-text index. */
@@ -262,7 +290,7 @@ export class LanceIndexUpkeep {
     } else {
       const recent = await this.recentTable();
       // Without recent rows, searches scan what the chunks table's index lacks: fold behind every write.
-      if (!recent || foldDue(this.unfolded, now, this.settings.foldAfter)) this.requestNow(table);
+      if (!recent || foldDue(this.unfolded, now, this.settings.foldAfter, this.lastFold)) this.requestNow(table);
       else this.recentRefreshes.request(recent).catch(() => undefined);
     }
   }

@@ -42,7 +42,7 @@ export interface LanceDbStoreOptions {
    * When a searched store folds its recent rows into the chunks table's full-text index: once this
    * process has written `rows` rows since its last fold, or the oldest of them is `ms` old (see
    * FOLD_AFTER in lance-state.ts).
-   * @defaultValue FOLD_AFTER (1,000 rows, 30 s)
+   * @defaultValue FOLD_AFTER (1,000 rows, 10 s)
    */
   foldAfter?: { rows: number; ms: number };
   /**

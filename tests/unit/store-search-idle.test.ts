@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as lancedb from '@lancedb/lancedb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FOLD_SPACING, LanceIndexUpkeep, SEARCH_IDLE_REFRESH_MS, foldDue, lanceSettings } from '../../shared/store/lancedb/lance-state.ts';
+import { FOLD_SPACING, LanceIndexUpkeep, MAX_FOLD_SPACING_MS, SEARCH_IDLE_REFRESH_MS, foldDue, lanceSettings } from '../../shared/store/lancedb/lance-state.ts';
 import { DEFAULT_RECENT_REFRESH_INTERVAL_MS } from '../../shared/store/lancedb/store-options.ts';
 import { SEARCHED_AT_FILE, fileSearchActivity, isSearchIdle, type SearchActivity } from '../../shared/store/lancedb/search-activity.ts';
 import { createMutex } from '../../shared/store/lancedb/write-guard.ts';
@@ -128,6 +128,12 @@ describe('search-idle index refresh', () => {
     expect(foldDue({ rows: 10, since: 0 }, 4_000 + FOLD_SPACING * 400 - 1, after, last)).toBe(false);
     expect(foldDue({ rows: 10, since: 0 }, 4_000 + FOLD_SPACING * 400, after, last)).toBe(true);
     expect(foldDue(null, 60_000, after, last)).toBe(false);
+    // A fold the clock saw as hours long holds the next back at most MAX_FOLD_SPACING_MS; a clock
+    // set back since the last fold ended holds nothing back.
+    const long = { endedAt: 4_000, ms: 3_600_000 };
+    expect(foldDue({ rows: 10, since: 0 }, 4_000 + MAX_FOLD_SPACING_MS - 1, after, long)).toBe(false);
+    expect(foldDue({ rows: 10, since: 0 }, 4_000 + MAX_FOLD_SPACING_MS, after, long)).toBe(true);
+    expect(foldDue({ rows: 10, since: 0 }, 3_000, after, last)).toBe(true);
   });
 
   it('a long fold spaces the next: until then a due fold waits and the recent rows are refreshed instead', async () => {

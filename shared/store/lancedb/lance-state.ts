@@ -170,6 +170,12 @@ export const FOLD_AFTER = { rows: 1_000, ms: 10_000 } as const;
  */
 export const FOLD_SPACING = 3;
 
+/**
+ * The longest a fold is held back by {@link FOLD_SPACING}, ms: a fold the wall clock saw as hours
+ * long (the clock set forward while it ran) must not hold the next one back for hours more.
+ */
+export const MAX_FOLD_SPACING_MS = 600_000;
+
 /** When the last fold of a process ended (Date.now()) and how long it took, ms. */
 export interface LastFold {
   endedAt: number;
@@ -185,11 +191,15 @@ export function checkFoldAfter(after: { rows: number; ms: number }): { rows: num
 
 /**
  * True when writes since the last fold (`rows` of them, the first at `since`) call for one at
- * `now`, and the last fold (if any) ended at least {@link FOLD_SPACING} times its length ago.
+ * `now`, and the last fold (if any) ended at least {@link FOLD_SPACING} times its length ago (at
+ * most {@link MAX_FOLD_SPACING_MS}; a clock set back since it ended holds nothing back).
  */
 export function foldDue(unfolded: { rows: number; since: number } | null, now: number, after: { rows: number; ms: number }, last: LastFold | null = null): boolean {
   if (unfolded === null) return false;
-  if (last !== null && now - last.endedAt < FOLD_SPACING * last.ms) return false;
+  if (last !== null) {
+    const sinceLast = now - last.endedAt;
+    if (sinceLast >= 0 && sinceLast < Math.min(FOLD_SPACING * last.ms, MAX_FOLD_SPACING_MS)) return false;
+  }
   return unfolded.rows >= after.rows || now - unfolded.since >= after.ms;
 }
 

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { startRedisServer, type LocalRedis } from '../apps/cli/local-redis.ts';
-import { ConfigSchema } from '../shared/config/config.ts';
+import { ConfigSchema } from '../shared/config/env-schema.ts';
 import type { ChaosProcess } from './chaos-plan.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigSchema, loadConfig } from '../../shared/config/config.ts';
+import { ConfigError, loadConfig } from '../../shared/config/config.ts';
+import { ConfigSchema } from '../../shared/config/env-schema.ts';
 
 describe('loadConfig', () => {
   it('has working defaults for the embedded setup', () => {

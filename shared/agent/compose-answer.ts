@@ -35,14 +35,14 @@ const MAX_TABLE_DOCUMENTS = 6;
 const MAX_ANSWER_WORDS = 80;
 
 /** The table passages among `chunks` (every ranked hit: a statement may rank below the prose), as answer passages. */
-async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withheld: ReadonlySet<string>, titleOf: (docId: string) => Promise<string>): Promise<AnswerChunk[]> {
+async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withheld: ReadonlySet<string>, titleOf: AnswererOptions['titleOf']): Promise<AnswerChunk[]> {
   // Beyond the passages the extractive answerer looked at, a table is checked here: its labels are quoted.
   const tables = chunks.filter((c) => c.table && !withheld.has(c.chunk_id) && !detectInstructionLike(c.body).flagged);
   return Promise.all(
     tables.map(async (c) => ({
       chunkId: c.chunk_id,
       docId: c.doc_id,
-      title: await titleOf(c.doc_id),
+      title: await titleOf(c.doc_id, c.version),
       sectionPath: c.section_path,
       pageStart: c.page_start,
       pageEnd: c.page_end,
@@ -77,7 +77,8 @@ async function figureFromTables(
   lang: 'en' | 'ko',
 ): Promise<FigureAnswer | null> {
   const docIds = [...new Set(rankedChunks.map((c) => c.doc_id))].slice(0, MAX_TABLE_DOCUMENTS);
-  const known = new Map<string, AnswerDocument | undefined>(await Promise.all(docIds.map(async (id) => [id, await options.documentOf?.(id)] as const)));
+  const versionOf = new Map(rankedChunks.map((c) => [c.doc_id, c.version]));
+  const known = new Map<string, AnswerDocument | undefined>(await Promise.all(docIds.map(async (id) => [id, await options.documentOf?.(id, versionOf.get(id))] as const)));
   const names = [...known.values()].flatMap((d) => (d ? [...(d.organisation ? [d.organisation] : []), ...d.aliases] : []));
   const metric = figureAsk(query, names).metric;
   // A question that does not ask for a figure reads only the tables the search ranked: a second
@@ -85,8 +86,10 @@ async function figureFromTables(
   const asksFigure = askedAnswerKind(query) === 'figure' || asksOverPeriods(query) || groupsOf(query).length > 0;
   const searched = options.searchTables && metric && asksFigure ? await options.searchTables(metric, docIds) : [];
   const seen = new Set(rankedChunks.map((c) => c.chunk_id));
-  const tables = await tablePassages([...rankedChunks, ...searched.filter((c) => !seen.has(c.chunk_id))], withheld, options.titleOf);
-  for (const id of new Set(tables.map((c) => c.docId))) if (!known.has(id)) known.set(id, await options.documentOf?.(id));
+  const more = searched.filter((c) => !seen.has(c.chunk_id));
+  for (const c of more) if (!versionOf.has(c.doc_id)) versionOf.set(c.doc_id, c.version);
+  const tables = await tablePassages([...rankedChunks, ...more], withheld, options.titleOf);
+  for (const id of new Set(tables.map((c) => c.docId))) if (!known.has(id)) known.set(id, await options.documentOf?.(id, versionOf.get(id)));
   // A question that does not ask for a figure is answered from a row only when the row says most of what it asks.
   return composeFigureAnswer(query, tables, (id) => known.get(id), lang, { asksFigure });
 }
@@ -101,13 +104,13 @@ export const NOT_IN_INDEX: Readonly<Record<'ko' | 'en', string>> = {
 export interface AnswererOptions {
   /** The model, or null for the extractive answer. */
   llm: Llm | null;
-  /** A document's title for citations (the doc id when unknown). */
-  titleOf(docId: string): Promise<string>;
+  /** A document's title for citations (the doc id when unknown); `version`, when given, is the version the passage is of. */
+  titleOf(docId: string, version?: string): Promise<string>;
   /**
    * What a figure answer says of a document: its organisation, the names it goes by, its period.
    * @defaultValue nothing known (a figure sentence then names no organisation)
    */
-  documentOf?(docId: string): Promise<AnswerDocument | undefined>;
+  documentOf?(docId: string, version?: string): Promise<AnswerDocument | undefined>;
   /**
    * More passages for a figure: the question searched again among these documents' chunks, so a
    * statement whose prose neighbours outranked it is still read. The table passages found join
@@ -142,7 +145,7 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
       ranked.slice(0, max).map(async (r) => ({
         chunkId: r.hit.chunk.chunk_id,
         docId: r.hit.chunk.doc_id,
-        title: await options.titleOf(r.hit.chunk.doc_id),
+        title: await options.titleOf(r.hit.chunk.doc_id, r.hit.chunk.version),
         sectionPath: r.hit.chunk.section_path,
         pageStart: r.hit.chunk.page_start,
         pageEnd: r.hit.chunk.page_end,

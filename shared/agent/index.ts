@@ -11,6 +11,7 @@
 export { createAgentRanking } from './agent-ranking.ts';
 export { reusedBranchCounts } from './branch-counts.ts';
 export { createAnswerer } from './compose-answer.ts';
+export { createDocumentLookup, type DocumentFacts } from './document-lookup.ts';
 export { DEFAULT_KNOBS, type AgentDeps, type AgentKnobs, type ChunkMemory } from './deps.ts';
 export { buildAgentGraph, runAgent, type AgentGraph } from './graph.ts';
 export { hypotheticalPrompt } from './hyde.ts';

@@ -14,6 +14,8 @@ import { COMPARING, LATEST, findQueryForm, findQueryPeriods, formsMatch, type Qu
 /** What routing needs of an indexed document. */
 export interface DirectoryEntry {
   doc_id: string;
+  /** The version of the document the entry was read from (absent where none is known). */
+  version?: string;
   title: string;
   doc_type: string;
   profile: DocumentProfile | null;

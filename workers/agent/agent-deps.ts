@@ -1,6 +1,7 @@
 import {
   createAgentRanking,
   createAnswerer,
+  createDocumentLookup,
   DEFAULT_KNOBS,
   hypotheticalPrompt,
   reusedBranchCounts,
@@ -10,9 +11,7 @@ import {
 } from '../../shared/agent/index.ts';
 import { createDocumentDirectory, createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
 import { createRunContextStore, createTraceStore, type RunContext } from '../../shared/runs/index.ts';
-import type { DocumentRecord } from '../../shared/domain/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
-import { createLru } from '../../shared/lru.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
 import { createLlm } from '../../shared/llm/index.ts';
 import type { FacetValueVector } from '../../shared/store/index.ts';
@@ -22,12 +21,12 @@ import type { AgentPorts } from './agent-ports.ts';
 
 /** Facet-value vectors change only when the facet-rebuild worker runs: read them at most this often. */
 const FACET_ROWS_TTL_MS = 30_000;
-/** A document's title changes only when it is ingested again: look it up at most this often. */
 /** Keyword weight of the search for a figure's table: labels and headers are words. */
 const TABLE_SEARCH_ALPHA = 0.3;
 /** How many chunks that search reads. */
 const TABLE_SEARCH_LIMIT = 60;
 
+/** A document's title changes only when it is ingested again: look it up at most this often. */
 const TITLE_TTL_MS = 60_000;
 
 /** The agent's dependencies from the ports an agent run has (see AGENT_PORTS) and config. */
@@ -43,25 +42,12 @@ export function createAgentDeps(ports: AgentPorts, log: Logger, knobs: AgentKnob
   const traces = createTraceStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds, config.gateway.traceMaxCount);
   const runContexts = createRunContextStore(ports.redis, config.prefix, config.gateway.traceTtlSeconds, config.gateway.traceMaxCount);
   let facetRows: { at: number; rows: Promise<FacetValueVector[]> } | null = null;
-  const titles = createLru<string, { at: number; doc: Promise<DocumentRecord | null> }>(4096);
   // Routing's gazetteer: the documents' profiles, refreshed at most as often as titles.
   const documents = createDocumentDirectory(ports.store, { ttlMs: TITLE_TTL_MS, now: () => clock().getTime() });
-
-  const documentRecord = async (docId: string) => {
-    const now = clock().getTime();
-    let entry = titles.get(docId);
-    if (!entry || now - entry.at > TITLE_TTL_MS) {
-      const fresh = { at: now, doc: ports.store.getDocument(docId) };
-      // A failed lookup is not remembered: the next answer asks again.
-      fresh.doc.catch(() => titles.get(docId) === fresh && titles.delete(docId));
-      titles.set(docId, fresh);
-      entry = fresh;
-    }
-    return entry.doc;
-  };
-  const titleOf = async (docId: string) => (await documentRecord(docId))?.title ?? docId;
-  const documentOf = async (docId: string) => {
-    const profile = (await documentRecord(docId))?.profile;
+  const documentRecord = createDocumentLookup({ listing: documents, read: (docId) => ports.store.getDocument(docId), ttlMs: TITLE_TTL_MS, now: () => clock().getTime() });
+  const titleOf = async (docId: string, version?: string) => (await documentRecord(docId, version))?.title ?? docId;
+  const documentOf = async (docId: string, version?: string) => {
+    const profile = (await documentRecord(docId, version))?.profile;
     if (!profile) return undefined;
     const first = profile.organisations[0];
     return { organisation: first?.name ?? null, aliases: profile.organisations.flatMap((o) => [o.name, ...o.aliases]), periodEnd: profile.period.end };

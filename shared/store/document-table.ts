@@ -14,7 +14,13 @@ export interface DocumentTable {
   upsertDocuments(docs: DocumentRecord[]): Promise<void>;
   /** The document's row, or null (also before `ensureSchema`). */
   getDocument(docId: string): Promise<DocumentRecord | null>;
+  /**
+   * The rows of those of `docIds` that exist, in the order asked, each once (none before
+   * `ensureSchema`): a few reads for a whole list, where a read per document would each scan
+   * what the store has not indexed yet.
+   */
+  getDocuments(docIds: readonly string[]): Promise<DocumentRecord[]>;
 }
 
 /** The methods of {@link DocumentTable}, for composing a store from its parts (vector-store.ts). */
-export const DOCUMENT_TABLE_METHODS = ['upsertDocuments', 'getDocument'] as const satisfies readonly (keyof DocumentTable)[];
+export const DOCUMENT_TABLE_METHODS = ['upsertDocuments', 'getDocument', 'getDocuments'] as const satisfies readonly (keyof DocumentTable)[];

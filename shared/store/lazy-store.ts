@@ -33,6 +33,7 @@ export function createLazyVectorStore(open: () => Promise<VectorStore>): VectorS
     aggregate: async (q) => (await store()).aggregate(q),
     fetchByIds: async (ids) => (await store()).fetchByIds(ids),
     getDocument: async (docId) => (await store()).getDocument(docId),
+    getDocuments: async (docIds) => (await store()).getDocuments(docIds),
     countChunks: async (filter, opts) => (await store()).countChunks(filter, opts),
     listChunkIds: async (docId) => (await store()).listChunkIds(docId),
     async *scanChunks(q) {

@@ -24,6 +24,7 @@ export function runDocumentTableContract(name: string, makeStore: () => Promise<
 
     it('before ensureSchema: no document, writes are rejected', async () => {
       expect(await store.getDocument(DOC_A)).toBeNull();
+      expect(await store.getDocuments([DOC_A])).toEqual([]);
       await rejectsWith(store.upsertDocuments([documents().a]), 'STORE_REJECTED');
     });
 
@@ -43,6 +44,15 @@ export function runDocumentTableContract(name: string, makeStore: () => Promise<
       it('getDocument round-trips the record', async () => {
         expect(await store.getDocument(DOC_B)).toEqual(documents().b);
         expect(await store.getDocument('missing')).toBeNull();
+      });
+
+      it('getDocuments reads a list at once: the rows that exist, in the order asked, each once', async () => {
+        const d = documents();
+        expect(await store.getDocuments([DOC_B, 'missing', DOC_A, DOC_B])).toEqual([d.b, d.a]);
+        expect(await store.getDocuments([])).toEqual([]);
+        // More ids than one query takes: every row is still found.
+        const many = Array.from({ length: 1200 }, (_, i) => `absent-${i}`);
+        expect(await store.getDocuments([...many, DOC_A])).toEqual([d.a]);
       });
 
       it('an upsert replaces the row; a malformed record is refused', async () => {

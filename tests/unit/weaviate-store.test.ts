@@ -225,4 +225,15 @@ describe('reads', () => {
     expect(got.map((x) => x.chunk_id)).toEqual([c.b1.chunk_id, c.a1.chunk_id]);
     expect(Array.from(got[0]!.vector)).toEqual(Array.from(c.b1.vector));
   });
+
+  it('getDocuments fetches a list by object ids, 500 a request, in the order asked, each once', async () => {
+    const d = documents();
+    await store.upsertDocuments([d.a, d.b]);
+    const many = Array.from({ length: 600 }, (_, i) => `absent-${i}`);
+    const before = calls('fetchObjects').length;
+    const got = await store.getDocuments([d.b.doc_id, ...many, d.a.doc_id, d.b.doc_id]);
+    expect(got).toEqual([d.b, d.a]);
+    const fetches = calls('fetchObjects').slice(before).map((x) => x.args as { filters: { operator: string; value: string[] }; limit: number });
+    expect(fetches.map((f) => [f.filters.operator, f.filters.value.length, f.limit])).toEqual([['ContainsAny', 500, 500], ['ContainsAny', 102, 102]]);
+  });
 });

@@ -7,6 +7,9 @@ import { guarded, isDataError, rows, type LanceStoreState } from './lance-state.
 import { DOCUMENTS_TABLE, documentToRow, documentsSchema, rowToDocument } from './schema.ts';
 import { createGroupCommit, withConflictRetry, type GroupCommit } from './write-guard.ts';
 
+/** Document ids read by one `IN (…)` query. */
+const ID_BATCH = 500;
+
 /** The document table on LanceDB: the `documents` table, one row per `doc_id`. */
 export class LanceDocumentTable implements DocumentTable {
   /**
@@ -41,6 +44,24 @@ export class LanceDocumentTable implements DocumentTable {
       if (!table) return null;
       const [row] = await rows(table.query().where(`doc_id = ${sqlString(docId)}`).limit(1));
       return row ? rowToDocument(row) : null;
+    });
+  }
+
+  async getDocuments(docIds: readonly string[]): Promise<DocumentRecord[]> {
+    const wanted = [...new Set(docIds)];
+    if (wanted.length === 0) return [];
+    return guarded('getDocuments', async () => {
+      const table = await this.s.tables.open(DOCUMENTS_TABLE);
+      if (!table) return [];
+      const found = new Map<string, DocumentRecord>();
+      for (let start = 0; start < wanted.length; start += ID_BATCH) {
+        const list = wanted.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+        for (const row of await rows(table.query().where(`doc_id IN (${list})`))) {
+          const doc = rowToDocument(row);
+          found.set(doc.doc_id, doc);
+        }
+      }
+      return wanted.flatMap((id) => found.get(id) ?? []);
     });
   }
 

@@ -4,6 +4,9 @@ import { validDocuments } from '../validation.ts';
 import { documentToProperties, documentUuid, propertiesToDocument, type Properties } from './weaviate-objects.ts';
 import type { WeaviateState } from './weaviate-state.ts';
 
+/** Document objects fetched by one `ContainsAny` on their ids. */
+const ID_BATCH = 500;
+
 /** The document table on Weaviate: the Document collection, object id uuid5 of the `doc_id`. */
 export class WeaviateDocumentTable implements DocumentTable {
   constructor(private readonly s: WeaviateState) {}
@@ -19,6 +22,23 @@ export class WeaviateDocumentTable implements DocumentTable {
     if (!(await this.s.schema())) return null;
     const o = await this.s.guarded('getDocument', () => this.s.documents.query.fetchObjectById(documentUuid(docId)));
     return o ? propertiesToDocument(o.properties as Properties) : null;
+  }
+
+  async getDocuments(docIds: readonly string[]): Promise<DocumentRecord[]> {
+    const wanted = [...new Set(docIds)];
+    if (wanted.length === 0 || !(await this.s.schema())) return [];
+    const found = new Map<string, DocumentRecord>();
+    for (let start = 0; start < wanted.length; start += ID_BATCH) {
+      const slice = wanted.slice(start, start + ID_BATCH).map(documentUuid);
+      const page = await this.s.guarded('getDocuments', () =>
+        this.s.documents.query.fetchObjects({ filters: { operator: 'ContainsAny', target: { property: '_id' }, value: slice }, limit: slice.length }),
+      );
+      for (const o of page.objects) {
+        const doc = propertiesToDocument(o.properties as Properties);
+        found.set(doc.doc_id, doc);
+      }
+    }
+    return wanted.flatMap((id) => found.get(id) ?? []);
   }
 
   /** Deletes a document's object (its chunks are the chunk index's). */

@@ -72,7 +72,7 @@ export function createDocumentDirectory(store: Pick<VectorStore, 'aggregate' | '
     const seen = new Set(counts.map((c) => c.value));
     const stale = counts.filter(({ value, count }) => full || known.get(value)?.count !== count);
     // One list read for the rows: a read per document scanned, each time, every file of the
-    // documents table no compaction had merged yet (3,182 documents: 7.5 s of CPU).
+    // documents table no compaction had merged yet (3,182 documents: 6–7 s of CPU).
     const rows = new Map((await store.getDocuments(stale.map((s) => s.value))).map((doc) => [doc.doc_id, doc]));
     // A few heading reads at a time: a corpus of thousands of documents read all at once ran the
     // process out of file descriptors.

@@ -8,6 +8,16 @@ export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
+/** Literals in one `IN (…)` list: a query reads up to this many ids. */
+export const IN_LIST_MAX = 500;
+
+/** `values` as the bodies of SQL `IN (…)` lists of at most {@link IN_LIST_MAX} literals each ("'a', 'b'"). */
+export function sqlInLists(values: readonly string[]): string[] {
+  const lists: string[] = [];
+  for (let start = 0; start < values.length; start += IN_LIST_MAX) lists.push(values.slice(start, start + IN_LIST_MAX).map(sqlString).join(', '));
+  return lists;
+}
+
 /**
  * A value as a literal of the column's type. Dates are `date32` columns and compare as
  * `DATE '…'`; datetimes are UTC millisecond timestamps and compare as `TIMESTAMP '…'`

@@ -4,7 +4,7 @@ import { createExpiringLru, createLru, type Lru } from '../../lru.ts';
 import { relativeScoreFusion, type FusedScore } from '../fusion.ts';
 import type { HybridHit, StoredChunkWithoutVector } from '../vector-store.ts';
 import { keywordQueryText } from '../keyword-text.ts';
-import { sqlString } from './filter-sql.ts';
+import { sqlInLists } from './filter-sql.ts';
 import { CHUNK_COLUMNS, FTS_COLUMN, PAYLOAD_COLUMN, payloadChunk, rowToChunk, rowVector } from './schema.ts';
 import { hnswEf } from './vector-index.ts';
 
@@ -204,8 +204,7 @@ async function searchOnce(table: lancedb.Table, req: HybridRequest, terms: strin
 /** Row addresses in `table` of the chunks `ids` (through the B-tree on chunk_id); ids without a row are absent. */
 async function addressesOf(table: lancedb.Table, ids: readonly string[]): Promise<Map<string, bigint>> {
   const at = new Map<string, bigint>();
-  for (let start = 0; start < ids.length; start += ID_BATCH) {
-    const list = ids.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+  for (const list of sqlInLists(ids)) {
     for (const row of (await table.query().where(`chunk_id IN (${list})`).withRowId().select(['chunk_id']).toArray()) as Row[]) {
       at.set(String(row.chunk_id), row._rowid as bigint);
     }
@@ -368,13 +367,10 @@ export async function readHits(table: lancedb.Table, rowIds: readonly bigint[], 
   return found;
 }
 
-const ID_BATCH = 500;
-
-/** Rows by chunk id through the B-tree on chunk_id, `ID_BATCH` ids per query; missing ids are absent. */
+/** Rows by chunk id through the B-tree on chunk_id, `IN_LIST_MAX` ids per query; missing ids are absent. */
 export async function readRowsById(table: lancedb.Table, ids: readonly string[], columns: readonly string[]): Promise<Map<string, Row>> {
   const found = new Map<string, Row>();
-  for (let start = 0; start < ids.length; start += ID_BATCH) {
-    const list = ids.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+  for (const list of sqlInLists(ids)) {
     const batch = (await table.query().where(`chunk_id IN (${list})`).select([...columns]).toArray()) as Row[];
     for (const row of batch) found.set(String(row.chunk_id), row);
   }

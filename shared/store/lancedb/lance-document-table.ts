@@ -2,13 +2,10 @@ import * as lancedb from '@lancedb/lancedb';
 import type { DocumentRecord } from '../../domain/index.ts';
 import type { DocumentTable } from '../document-table.ts';
 import { validDocuments } from '../validation.ts';
-import { sqlString } from './filter-sql.ts';
+import { sqlInLists, sqlString } from './filter-sql.ts';
 import { guarded, isDataError, rows, type LanceStoreState } from './lance-state.ts';
 import { DOCUMENTS_TABLE, documentToRow, documentsSchema, rowToDocument } from './schema.ts';
 import { createGroupCommit, withConflictRetry, type GroupCommit } from './write-guard.ts';
-
-/** Document ids read by one `IN (…)` query. */
-const ID_BATCH = 500;
 
 /** The document table on LanceDB: the `documents` table, one row per `doc_id`. */
 export class LanceDocumentTable implements DocumentTable {
@@ -54,8 +51,7 @@ export class LanceDocumentTable implements DocumentTable {
       const table = await this.s.tables.open(DOCUMENTS_TABLE);
       if (!table) return [];
       const found = new Map<string, DocumentRecord>();
-      for (let start = 0; start < wanted.length; start += ID_BATCH) {
-        const list = wanted.slice(start, start + ID_BATCH).map(sqlString).join(', ');
+      for (const list of sqlInLists(wanted)) {
         for (const row of await rows(table.query().where(`doc_id IN (${list})`))) {
           const doc = rowToDocument(row);
           found.set(doc.doc_id, doc);

@@ -8,11 +8,10 @@ import { checkAggregateField, checkHybridQuery, checkScanFields, checkVector, so
 import type { WeaviateDocumentTable } from './weaviate-document-table.ts';
 import type { Translated } from './weaviate-filter.ts';
 import { toHybridHits } from './weaviate-hybrid.ts';
-import { CHUNK_RETURN_PROPERTIES, chunkProperty, chunkToProperties, projectChunk, propertiesToChunk, type Properties } from './weaviate-objects.ts';
+import { CHUNK_RETURN_PROPERTIES, ID_BATCH, chunkProperty, chunkToProperties, projectChunk, propertiesToChunk, type Properties } from './weaviate-objects.ts';
 import { KEYWORD_PROPERTY } from './weaviate-schema.ts';
 import { defaultVector, type RawObject, type WeaviateState } from './weaviate-state.ts';
 
-const ID_BATCH = 500;
 const PAGE = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,11 +1,8 @@
 import type { DocumentRecord } from '../../domain/index.ts';
 import type { DocumentTable } from '../document-table.ts';
 import { validDocuments } from '../validation.ts';
-import { documentToProperties, documentUuid, propertiesToDocument, type Properties } from './weaviate-objects.ts';
+import { ID_BATCH, documentToProperties, documentUuid, propertiesToDocument, type Properties } from './weaviate-objects.ts';
 import type { WeaviateState } from './weaviate-state.ts';
-
-/** Document objects fetched by one `ContainsAny` on their ids. */
-const ID_BATCH = 500;
 
 /** The document table on Weaviate: the Document collection, object id uuid5 of the `doc_id`. */
 export class WeaviateDocumentTable implements DocumentTable {

@@ -26,6 +26,9 @@ import { KEYWORD_PROPERTY } from './weaviate-schema.ts';
 /** Property values as the client sends and returns them. */
 export type Properties = Record<string, WeaviateField>;
 
+/** Object ids one `ContainsAny` fetch asks for at most. */
+export const ID_BATCH = 500;
+
 /** Object id of a Document. */
 export function documentUuid(docId: string): string {
   return uuid5Of(['quarry', 'Document', docId]);

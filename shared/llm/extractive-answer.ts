@@ -106,6 +106,16 @@ const BOILERPLATE_WEIGHT = 0.5;
  */
 const RELATIVE_FLOOR = 0.7;
 
+/** A question: an FAQ's, an analyst's on a call, a report's rhetorical one. */
+const QUESTION = /[?？][\s"'”’)\]]*$/u;
+/**
+ * A question in a passage asks what the sentence after it answers: that sentence is quoted in its
+ * place, scored at this share of the question's match (a statement that matches as well comes first).
+ */
+const ANSWER_SHARE = 0.9;
+/** Fewer words than this after a question are an acknowledgement ("Sure.", "Yes."), not its answer. */
+const MIN_ANSWER_WORDS = 4;
+
 const NOT_FOUND: Readonly<Record<'ko' | 'en', string>> = {
   en: 'The documents found do not answer this question.',
   ko: '찾은 문서에서 질문에 대한 답을 찾지 못했습니다.',
@@ -149,6 +159,38 @@ interface Candidate {
   /** Where the sentence sits in its passage's body (for the quote's pages and the viewer). */
   start: number;
   end: number;
+  /** Asks rather than states ({@link QUESTION}): never quoted itself. */
+  question: boolean;
+}
+
+/** A sentence's lexical match: its score and the share of the question's terms it covers. */
+interface Match {
+  score: number;
+  coverage: number;
+}
+
+/**
+ * Each candidate's match, a question's passed on to its answer: the first sentence after it in
+ * the same passage with {@link MIN_ANSWER_WORDS} words or more, before any further question. An
+ * FAQ's answer or an executive's reply shares few words with what was asked; the question it
+ * follows says what it is about. Pure.
+ */
+export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'text' | 'question'>[], matches: readonly Match[]): Match[] {
+  const out = candidates.map((_, i) => ({ score: matches[i]?.score ?? 0, coverage: matches[i]?.coverage ?? 0 }));
+  candidates.forEach((cand, i) => {
+    if (!cand.question) return;
+    const asked = matches[i];
+    if (!asked || asked.coverage <= 0) return;
+    for (let j = i + 1; j < candidates.length; j++) {
+      const next = candidates[j] as Pick<Candidate, 'chunk' | 'text' | 'question'>;
+      if (next.chunk !== cand.chunk || next.question) return;
+      if (wordCount(next.text) < MIN_ANSWER_WORDS) continue;
+      const own = out[j] as Match;
+      out[j] = { score: Math.max(own.score, ANSWER_SHARE * asked.score), coverage: Math.max(own.coverage, asked.coverage) };
+      return;
+    }
+  });
+  return out;
 }
 
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark. */
@@ -185,7 +227,8 @@ function clip(sentence: string): string {
  * Korean spacing-insensitive; rank share: 1 for the first passage down to ≈ 0 for the last); the
  * best `maxSentences` with some term coverage and at least 70% of the best score are quoted in
  * score order (ties: earlier passage, earlier sentence), repeats dropped, each followed by the
- * marker of its passage.
+ * marker of its passage. A question in a passage is never quoted: the sentence answering it is,
+ * with the question's match ({@link answerMatches}).
  */
 export function composeExtractiveAnswer(input: ExtractiveAnswerInput): ExtractiveAnswer {
   const maxSentences = Math.max(1, Math.floor(input.maxSentences ?? 3));
@@ -218,11 +261,13 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         cursor = end;
         const t = clip(text);
         // A passage's cues may sit in one sentence only; that sentence alone would be enough.
-        if (t.length >= 2 && !isHeadingFragment(t) && !detectInstructionLike(t).flagged) candidates.push({ chunk: c, position: position++, text: t, start, end });
+        if (t.length >= 2 && !isHeadingFragment(t) && !detectInstructionLike(t).flagged) {
+          candidates.push({ chunk: c, position: position++, text: t, start, end, question: QUESTION.test(t) });
+        }
       }
     }
   });
-  const scores = lexicalScores(analyseQuery(question), candidates.map((c) => c.text));
+  const scores = answerMatches(candidates, lexicalScores(analyseQuery(question), candidates.map((c) => c.text)));
   // A question about amounts, changes or a period's results is answered by sentences that state them.
   const wantsFigures = FIGURE_TOPIC.test(question);
   const n = Math.max(1, input.chunks.length);
@@ -235,7 +280,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))
-    .filter((x) => x.coverage > 0)
+    .filter((x) => x.coverage > 0 && !x.cand.question)
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
   const best = ranked[0]?.score ?? 0;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
+import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
   return { chunkId: id, docId: `doc-${id}`, title: `Title ${id}`, sectionPath: `Doc > ${id}`, pageStart: 2, pageEnd: 3, body, validFrom: '2025-01-01', validTo: null, ...extra };
@@ -177,5 +177,62 @@ describe('headings are not sentences', () => {
     const chunk = { ...EN[0]!, body: 'Parental Leave Policy\n5.1 Paid parental leave\nEligible employees receive sixteen weeks of paid parental leave.' };
     const ans = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk], asOf: null, today: '2025-06-15' });
     expect(ans.text).toBe('As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1]');
+  });
+});
+
+describe('a question in a passage is not an answer', () => {
+  const FAQ = chunk(
+    'faq',
+    'Parental leave\nHow many weeks of paid parental leave do I get?\nSixteen weeks at 100% of base pay for each birth, adoption or foster placement. If your leave began before 2025, the entitlement was twelve weeks.\nWhen do I become eligible?\nAfter ninety days of continuous service.',
+  );
+
+  it("an FAQ's answer is quoted where its question matched, and the question never is", () => {
+    const ans = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave do employees get?', chunks: [FAQ], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toBe('As of 2025-06-15: Sixteen weeks at 100% of base pay for each birth, adoption or foster placement. [1]');
+    const quoted = FAQ.body.slice(ans.citations[0]!.quote!.start, ans.citations[0]!.quote!.end);
+    expect(quoted).toBe('Sixteen weeks at 100% of base pay for each birth, adoption or foster placement.');
+  });
+
+  it('beside a policy stating the same, both statements are quoted and no question is', () => {
+    const ans = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave do employees get?', chunks: [EN[0]!, FAQ], asOf: null, today: '2025-06-15' });
+    expect(ans.text).toContain('Eligible employees receive sixteen weeks of paid parental leave.');
+    expect(ans.text).toContain('Sixteen weeks at 100% of base pay for each birth, adoption or foster placement.');
+    expect(ans.text).not.toMatch(/\?/u);
+  });
+
+  it('Korean FAQ: the A. line answers the Q. line', () => {
+    const ko = chunk('kofaq', 'Q2. 출산 장려금은 얼마인가요?\nA. 첫째는 100만원을 한 번에 드리고, 둘째는 200만원을 2년에 나누어 드립니다.\nQ3. 신청은 언제까지 해야 하나요?\nA. 아이가 태어난 날부터 1년 이내에 신청하셔야 합니다.');
+    const ans = composeExtractiveAnswer({ query: '출산장려금은 얼마인가요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toBe('2025년 6월 15일 기준: A. 첫째는 100만원을 한 번에 드리고, 둘째는 200만원을 2년에 나누어 드립니다. [1]');
+  });
+
+  it("a call's acknowledgement is passed over for the reply's first statement", () => {
+    const call = chunk('call', 'Analyst: Can you talk about gross margin in the quarter? CFO: Sure. Gross margin was 42.1%, up 80 basis points on lower freight costs.');
+    const ans = composeExtractiveAnswer({ query: 'What was gross margin in the quarter?', chunks: [call], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toBe('As of 2025-06-15: Gross margin was 42.1%, up 80 basis points on lower freight costs. [1]');
+  });
+
+  it('a question with no answer after it in its passage is not quoted, and "not found" stands', () => {
+    const ans = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave do employees get?', chunks: [chunk('q', 'How many weeks of paid parental leave do I get?')], asOf: null, today: '2025-06-15' });
+    expect(ans.citations).toEqual([]);
+    expect(ans.text).toBe('The documents found do not answer this question.');
+  });
+
+  it('answerMatches: passes a question\'s match to the next sentence of its passage only, never across a question or a passage', () => {
+    const c = (chunk: number, text: string, question = false) => ({ chunk, text, question });
+    const m = (score: number, coverage: number) => ({ score, coverage });
+    const cands = [c(0, 'Why did costs rise?', true), c(0, 'Yes.'), c(0, 'Freight and labour costs rose in every region.'), c(0, 'They will fall next year again.'), c(1, 'What about margins?', true), c(2, 'Margins held at forty percent overall.'), c(3, 'And taxes?', true), c(3, 'Any more questions?', true), c(3, 'Taxes rose by a tenth this year.')];
+    const out = answerMatches(cands, [m(1, 1), m(0, 0), m(0.2, 0.3), m(0, 0), m(0.8, 0.5), m(0.1, 0.1), m(0.6, 0.5), m(0, 0), m(0.1, 0.2)]);
+    expect(out.map((x) => [Math.round(x.score * 100) / 100, x.coverage])).toEqual([
+      [1, 1],
+      [0, 0], // too short to be the answer
+      [0.9, 1], // the answer: the question's match at 0.9
+      [0, 0], // only the first answering sentence
+      [0.8, 0.5],
+      [0.1, 0.1], // another passage
+      [0.6, 0.5],
+      [0, 0], // a question is nobody's answer
+      [0.1, 0.2], // a question stands between it and the one that matched
+    ]);
   });
 });

@@ -87,11 +87,28 @@ export interface ExtractiveAnswer {
 const MAX_SENTENCE_CHARS = 400;
 /** Share of a sentence's score that comes from its passage's rank (first passage 1, last ≈ 0). */
 const RANK_WEIGHT = 0.1;
-/** Sentences stating an amount or a percentage get this much more when the question is about figures. */
-const FIGURE_BONUS = 0.25;
-const FIGURE_IN_SENTENCE = /(?:[$€£¥₩]\s?\d|\d(?:[\d,.]*)\s?(?:%|percent|million|billion|thousand|원|억|만))/iu;
-/** Questions about amounts, rates, changes or results over periods. */
-const FIGURE_TOPIC = /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?|얼마|금액|비율)\b/iu;
+/**
+ * Sentences stating what the question asks for — an amount or a percentage for a question about
+ * figures, a time limit or a date for one asking when or how long — get this much more.
+ */
+const ANSWER_KIND_BONUS = 0.35;
+/**
+ * The kinds of statement a question can ask for: `asks` reads the question, `states` a sentence.
+ * Korean has no word boundaries a regex knows (`\b` is ASCII), so its words stand alone.
+ */
+const ANSWER_KINDS: readonly { asks: RegExp; states: RegExp }[] = [
+  {
+    // Amounts, rates, changes or results over periods.
+    asks: /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
+    states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만)/iu,
+  },
+  {
+    // A deadline, a period or a date.
+    asks: /\b(?:when|how\s+(?:long|soon|often)|by\s+what\s+date|deadline|time\s+limit|within\s+how|how\s+many\s+(?:hours|days|weeks|months|years))\b|언제|기한|기간|며칠|몇\s*(?:시간|일|주|개월|달|년)|얼마\s*(?:동안|만에|나\s*걸)/iu,
+    states:
+      /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)\s*(?:\(\d+\)\s*)?(?:[a-z-]+\s+)?(?:hours?|days?|weeks?|months?|years?)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\d+\s*(?:시간|일|주일?|개월|달|년)(?:\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?/iu,
+  },
+];
 /**
  * Sections that are a filing's formalities — certifications, signatures, exhibit indexes — state
  * what every filing states and answer nothing about the company: their sentences weigh half.
@@ -109,12 +126,17 @@ const RELATIVE_FLOOR = 0.7;
 /** A question: an FAQ's, an analyst's on a call, a report's rhetorical one. */
 const QUESTION = /[?？][\s"'”’)\]]*$/u;
 /**
- * A question in a passage asks what the sentence after it answers: that sentence is quoted in its
- * place, scored at this share of the question's match (a statement that matches as well comes first).
+ * What a question or a heading printed in a passage says the sentence after it is about: that
+ * sentence is scored at this share of their match (a statement matching as well by its own words
+ * comes first). A question asks what the next sentence answers; a heading names its section's
+ * subject, which its first sentence may take for granted ("5.3 Unpaid extension" / "An employee
+ * may request up to eight additional weeks").
  */
-const ANSWER_SHARE = 0.9;
+const LEAD_SHARE: Readonly<Record<Exclude<Role, 'statement'>, number>> = { question: 0.9, heading: 0.8 };
 /** Fewer words than this after a question are an acknowledgement ("Sure.", "Yes."), not its answer. */
 const MIN_ANSWER_WORDS = 4;
+/** An FAQ's label before the answer to its question ("A.", "Answer:", "답:"): not quoted. */
+const ANSWER_LABEL = /^(?:A|Ans(?:wer)?|답변?)\s*[.:：)]\s+/iu;
 
 const NOT_FOUND: Readonly<Record<'ko' | 'en', string>> = {
   en: 'The documents found do not answer this question.',
@@ -152,6 +174,9 @@ export function formatDateQualifier(date: string, lang: string): string {
   return `as of ${date}`;
 }
 
+/** A statement can be quoted; a question ({@link QUESTION}) or a heading only leads to one. */
+type Role = 'statement' | 'question' | 'heading';
+
 interface Candidate {
   chunk: number;
   position: number;
@@ -159,8 +184,7 @@ interface Candidate {
   /** Where the sentence sits in its passage's body (for the quote's pages and the viewer). */
   start: number;
   end: number;
-  /** Asks rather than states ({@link QUESTION}): never quoted itself. */
-  question: boolean;
+  role: Role;
 }
 
 /** A sentence's lexical match: its score and the share of the question's terms it covers. */
@@ -170,32 +194,46 @@ interface Match {
 }
 
 /**
- * Each candidate's match, a question's passed on to its answer: the first sentence after it in
- * the same passage with {@link MIN_ANSWER_WORDS} words or more, before any further question. An
- * FAQ's answer or an executive's reply shares few words with what was asked; the question it
- * follows says what it is about. Pure.
+ * Each candidate's match, a question's or a heading's passed on ({@link LEAD_SHARE}) to the
+ * statement it leads to: the first after it in the same passage with {@link MIN_ANSWER_WORDS} words
+ * or more, before any further question or heading. An FAQ's answer, an executive's reply or a
+ * section's first sentence shares few words with what was asked; the line before it says what it
+ * is about. Pure.
  */
-export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'text' | 'question'>[], matches: readonly Match[]): Match[] {
+export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'text' | 'role'>[], matches: readonly Match[]): Match[] {
   const out = candidates.map((_, i) => ({ score: matches[i]?.score ?? 0, coverage: matches[i]?.coverage ?? 0 }));
   candidates.forEach((cand, i) => {
-    if (!cand.question) return;
-    const asked = matches[i];
-    if (!asked || asked.coverage <= 0) return;
+    if (cand.role === 'statement') return;
+    const lead = matches[i];
+    if (!lead || lead.coverage <= 0) return;
     for (let j = i + 1; j < candidates.length; j++) {
-      const next = candidates[j] as Pick<Candidate, 'chunk' | 'text' | 'question'>;
-      if (next.chunk !== cand.chunk || next.question) return;
+      const next = candidates[j] as Pick<Candidate, 'chunk' | 'text' | 'role'>;
+      if (next.chunk !== cand.chunk || next.role !== 'statement') return;
       if (wordCount(next.text) < MIN_ANSWER_WORDS) continue;
       const own = out[j] as Match;
-      out[j] = { score: Math.max(own.score, ANSWER_SHARE * asked.score), coverage: Math.max(own.coverage, asked.coverage) };
+      out[j] = { score: Math.max(own.score, LEAD_SHARE[cand.role] * lead.score), coverage: Math.max(own.coverage, lead.coverage) };
       return;
     }
   });
   return out;
 }
 
+/** Ends as a sentence does: a full stop, a question or exclamation mark, a colon, a Korean ending. */
+const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
+
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark. */
 function isHeadingFragment(text: string): boolean {
-  return !/[.!?。:;)]\s*$|다\.?$/u.test(text) && text.split(/\s+/u).length <= 8;
+  return !SENTENCE_END.test(text) && text.split(/\s+/u).length <= 8;
+}
+
+/**
+ * A table whose rows were printed as one line of text (one the extraction did not read as a
+ * table): many words, several numbers, and no sentence ending. Quoted, it reads as run-on cells
+ * ("Component Duration Pay Paid parental leave 16 weeks 100% …") that state no figure as an answer.
+ */
+export function isRunOnCells(text: string): boolean {
+  if (SENTENCE_END.test(text) || text.split(/\s+/u).length <= 12) return false;
+  return (text.match(/\d+(?:[.,]\d+)*/gu)?.length ?? 0) >= 3;
 }
 
 /** Words of a text: whitespace-separated tokens with a letter or digit, citation markers (`[1]`) not counted. */
@@ -251,36 +289,42 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     if (chunk.table) return;
     let cursor = 0;
     let position = 0;
+    let afterQuestion = false;
     // Line by line first: a heading printed on its own line (a merged chunk's section titles, a
     // document's title) is not the start of the sentence below it, and is no answer by itself.
     for (const line of chunk.body.split('\n')) {
-      for (const text of splitSentences(line)) {
-        const at = chunk.body.indexOf(text, cursor);
-        const start = at >= 0 ? at : cursor;
-        const end = at >= 0 ? at + text.length : cursor;
+      for (const sentence of splitSentences(line)) {
+        const at = chunk.body.indexOf(sentence, cursor);
+        const end = at >= 0 ? at + sentence.length : cursor;
         cursor = end;
+        // The answer to a question, without its "A." (the quote, too, starts where the answer does).
+        const label = afterQuestion ? (ANSWER_LABEL.exec(sentence)?.[0] ?? '') : '';
+        const text = sentence.slice(label.length);
+        const start = at >= 0 ? at + label.length : end;
         const t = clip(text);
         // A passage's cues may sit in one sentence only; that sentence alone would be enough.
-        if (t.length >= 2 && !isHeadingFragment(t) && !detectInstructionLike(t).flagged) {
-          candidates.push({ chunk: c, position: position++, text: t, start, end, question: QUESTION.test(t) });
+        if (t.length >= 2 && !isRunOnCells(t) && !detectInstructionLike(t).flagged) {
+          const role: Role = isHeadingFragment(t) ? 'heading' : QUESTION.test(t) ? 'question' : 'statement';
+          candidates.push({ chunk: c, position: position++, text: t, start, end, role });
+          afterQuestion = role === 'question';
         }
       }
     }
   });
   const scores = answerMatches(candidates, lexicalScores(analyseQuery(question), candidates.map((c) => c.text)));
-  // A question about amounts, changes or a period's results is answered by sentences that state them.
-  const wantsFigures = FIGURE_TOPIC.test(question);
+  // A question about amounts (or a deadline) is answered by sentences that state them.
+  const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question));
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
     .map((cand, i) => ({
       cand,
       // The passages arrive ranked by reranker, priors and memory: that order counts a little.
       score:
-        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + (wantsFigures && FIGURE_IN_SENTENCE.test(cand.text) ? FIGURE_BONUS : 0)) *
+        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + (asked.some((kind) => kind.states.test(cand.text)) ? ANSWER_KIND_BONUS : 0)) *
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))
-    .filter((x) => x.coverage > 0 && !x.cand.question)
+    .filter((x) => x.coverage > 0 && x.cand.role === 'statement')
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
   const best = ranked[0]?.score ?? 0;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
+import { answerMatches, isRunOnCells, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
   return { chunkId: id, docId: `doc-${id}`, title: `Title ${id}`, sectionPath: `Doc > ${id}`, pageStart: 2, pageEnd: 3, body, validFrom: '2025-01-01', validTo: null, ...extra };
@@ -172,6 +172,23 @@ describe('sentences that answer a question about figures', () => {
   });
 });
 
+describe('sentences stating what the question asks for', () => {
+  it('Korean: a question asking 얼마 prefers the sentence stating an amount', () => {
+    const ko = chunk('ko', '출산장려금은 시장이 정하는 바에 따라 지급한다. 출산장려금은 첫째 자녀 100만원을 지급한다.');
+    const ans = composeExtractiveAnswer({ query: '출산장려금은 얼마인가요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toContain('100만원');
+  });
+
+  it('a question asking when or how long prefers the sentence stating a time limit (EN and KO)', () => {
+    const en = chunk('en', 'Questions about the application go to People Operations. The application is due within 30 days of the birth.');
+    const a = composeExtractiveAnswer({ query: 'When is the application due?', chunks: [en], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('within 30 days');
+    const ko = chunk('ko', '출산장려금 신청에 관한 문의는 행정복지센터로 한다. 출산장려금은 출생일부터 1년 이내에 신청하여야 한다.');
+    const b = composeExtractiveAnswer({ query: '출산장려금은 언제까지 신청해야 하나요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(b.text).toContain('1년 이내에 신청하여야 한다.');
+  });
+});
+
 describe('headings are not sentences', () => {
   it('a section title on its own line is neither glued to the sentence below nor quoted alone', () => {
     const chunk = { ...EN[0]!, body: 'Parental Leave Policy\n5.1 Paid parental leave\nEligible employees receive sixteen weeks of paid parental leave.' };
@@ -200,10 +217,18 @@ describe('a question in a passage is not an answer', () => {
     expect(ans.text).not.toMatch(/\?/u);
   });
 
-  it('Korean FAQ: the A. line answers the Q. line', () => {
+  it('Korean FAQ: the A. line answers the Q. line, quoted without its label', () => {
     const ko = chunk('kofaq', 'Q2. 출산 장려금은 얼마인가요?\nA. 첫째는 100만원을 한 번에 드리고, 둘째는 200만원을 2년에 나누어 드립니다.\nQ3. 신청은 언제까지 해야 하나요?\nA. 아이가 태어난 날부터 1년 이내에 신청하셔야 합니다.');
     const ans = composeExtractiveAnswer({ query: '출산장려금은 얼마인가요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
-    expect(ans.text).toBe('2025년 6월 15일 기준: A. 첫째는 100만원을 한 번에 드리고, 둘째는 200만원을 2년에 나누어 드립니다. [1]');
+    expect(ans.text).toBe('2025년 6월 15일 기준: 첫째는 100만원을 한 번에 드리고, 둘째는 200만원을 2년에 나누어 드립니다. [1]');
+    // The viewer highlights the answer, not its label.
+    expect(ko.body.slice(ans.citations[0]!.quote!.start, ans.citations[0]!.quote!.end)).toBe('첫째는 100만원을 한 번에 드리고, 둘째는 200만원을 2년에 나누어 드립니다.');
+  });
+
+  it('"A." is a label only after a question: an enumerated item keeps it', () => {
+    const list = chunk('list', 'The request must include two things.\nA. A signed form from the employee.');
+    const ans = composeExtractiveAnswer({ query: 'What must the request include? A signed form?', chunks: [list], asOf: null, today: '2025-06-15', maxSentences: 2 });
+    expect(ans.text).toContain('A. A signed form from the employee. [1]');
   });
 
   it("a call's acknowledgement is passed over for the reply's first statement", () => {
@@ -218,11 +243,23 @@ describe('a question in a passage is not an answer', () => {
     expect(ans.text).toBe('The documents found do not answer this question.');
   });
 
-  it('answerMatches: passes a question\'s match to the next sentence of its passage only, never across a question or a passage', () => {
-    const c = (chunk: number, text: string, question = false) => ({ chunk, text, question });
+  it("answerMatches: passes a question's or heading's match to the next statement of its passage only, never across another lead or a passage", () => {
+    const c = (chunk: number, text: string, role: 'statement' | 'question' | 'heading' = 'statement') => ({ chunk, text, role });
     const m = (score: number, coverage: number) => ({ score, coverage });
-    const cands = [c(0, 'Why did costs rise?', true), c(0, 'Yes.'), c(0, 'Freight and labour costs rose in every region.'), c(0, 'They will fall next year again.'), c(1, 'What about margins?', true), c(2, 'Margins held at forty percent overall.'), c(3, 'And taxes?', true), c(3, 'Any more questions?', true), c(3, 'Taxes rose by a tenth this year.')];
-    const out = answerMatches(cands, [m(1, 1), m(0, 0), m(0.2, 0.3), m(0, 0), m(0.8, 0.5), m(0.1, 0.1), m(0.6, 0.5), m(0, 0), m(0.1, 0.2)]);
+    const cands = [
+      c(0, 'Why did costs rise?', 'question'),
+      c(0, 'Yes.'),
+      c(0, 'Freight and labour costs rose in every region.'),
+      c(0, 'They will fall next year again.'),
+      c(1, 'What about margins?', 'question'),
+      c(2, 'Margins held at forty percent overall.'),
+      c(3, 'And taxes?', 'question'),
+      c(3, 'Any more questions?', 'question'),
+      c(3, 'Taxes rose by a tenth this year.'),
+      c(4, 'Income taxes', 'heading'),
+      c(4, 'The effective rate was lower than last year.'),
+    ];
+    const out = answerMatches(cands, [m(1, 1), m(0, 0), m(0.2, 0.3), m(0, 0), m(0.8, 0.5), m(0.1, 0.1), m(0.6, 0.5), m(0, 0), m(0.1, 0.2), m(0.5, 0.5), m(0.1, 0.1)]);
     expect(out.map((x) => [Math.round(x.score * 100) / 100, x.coverage])).toEqual([
       [1, 1],
       [0, 0], // too short to be the answer
@@ -233,6 +270,28 @@ describe('a question in a passage is not an answer', () => {
       [0.6, 0.5],
       [0, 0], // a question is nobody's answer
       [0.1, 0.2], // a question stands between it and the one that matched
+      [0.5, 0.5],
+      [0.4, 0.5], // a heading's match at 0.8
     ]);
+  });
+
+  it("a section's first sentence answers for its heading (a merged passage's member titles)", () => {
+    const policy = chunk(
+      'policy',
+      '5.3 Unpaid extension\nAfter paid leave ends, an employee may request up to eight (8) additional weeks of leave without pay.\n\n6. Pay and Benefits\nPaid time off continues to accrue during paid leave but not during the unpaid extension.',
+    );
+    const ans = composeExtractiveAnswer({ query: 'How long is the unpaid extension?', chunks: [policy], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toBe('As of 2025-06-15: After paid leave ends, an employee may request up to eight (8) additional weeks of leave without pay. [1]');
+  });
+
+  it('a table printed as one line of run-on cells is not quoted', () => {
+    const body = '5.4 Summary of amounts\nComponent Duration Pay Paid parental leave 16 weeks 100% of base pay Birth-parent recovery leave 8 weeks (10 weeks after caesarean) 100% of base pay';
+    const ans = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave?', chunks: [chunk('t', body)], asOf: null, today: '2025-06-15' });
+    expect(ans.citations).toEqual([]);
+    expect(isRunOnCells('Component Duration Pay Paid parental leave 16 weeks 100% of base pay Birth-parent recovery leave 8 weeks')).toBe(true);
+    // A sentence, a short list item, or a long item with few numbers is not.
+    expect(isRunOnCells('Employees receive 16 weeks of paid leave at 100% of base pay for each of 2 events.')).toBe(false);
+    expect(isRunOnCells('• 신분증 1부 및 통장 사본 1부, 가족관계증명서 1부')).toBe(false);
+    expect(isRunOnCells('Eligible employees who have completed the service requirement and are scheduled for twenty hours')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { LineSpan } from '../domain/index.ts';
-import type { FlatLine } from './flat-lines.ts';
+import { SYLLABLE_ROOM_EM, type FlatLine, type LineStats } from './flat-lines.ts';
 
 // A line that starts an item of its own: ① 항, "1." 호, "가." 목, bullets, a checklist's "1.1 Analyze …",
 // a question list's "Q1.", and statute notes such as "[본조신설 2012. 2. 1.]".
@@ -19,12 +19,17 @@ const KO_CONTINUATION = /^[을를는]/u;
 // Words that always start a new word: conjunctions, determiners, article references.
 const KO_WORD_START = /^(?:또는|및|다만|그\s|이\s|각\s|제\d)/u;
 
-/** How two consecutive lines of one paragraph are glued: "" or " ". */
-export function wrapJoiner(prev: string, next: string): string {
+/**
+ * How two consecutive lines of one paragraph are glued: "" or " ". `betweenWords` says the break
+ * is known to fall between words (the line stopped short of the edge, or the document breaks its
+ * Korean lines only between words): Hangul either side then takes a space.
+ */
+export function wrapJoiner(prev: string, next: string, betweenWords = false): string {
   const last = prev.slice(-1);
   const first = next.slice(0, 1);
   if (CJK.test(last) && CJK.test(first)) return '';
   if (HANGUL.test(last) && HANGUL.test(first)) {
+    if (betweenWords) return ' ';
     const lastWord = prev.slice(prev.lastIndexOf(' ') + 1);
     if (KO_WORD_START.test(next)) return ' ';
     return lastWord.length >= 2 && KO_WORD_END.test(lastWord) && !KO_CONTINUATION.test(next) ? ' ' : '';
@@ -32,8 +37,17 @@ export function wrapJoiner(prev: string, next: string): string {
   return ' ';
 }
 
+/** Whether the break after `prev` falls between words (see {@link wrapJoiner}). */
+function betweenWords(prev: FlatLine, stats: WrapStats): boolean {
+  return stats.koreanWrapsAtWords || (prev.room ?? 0) >= SYLLABLE_ROOM_EM;
+}
+
+/** What joining lines needs of the document's typography (see LineStats). */
+export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
+
 /** What separates two consecutive body lines: a paragraph break, a line break, or a wrap. */
-export function separator(prev: FlatLine, next: FlatLine, medianLength: number): string {
+export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): string {
+  const { medianLength } = stats;
   const ends = SENTENCE_END.test(prev.text);
   if (ITEM_START.test(next.text)) return '\n';
   // Code and data definitions (RFC structs) keep their lines.
@@ -43,13 +57,13 @@ export function separator(prev: FlatLine, next: FlatLine, medianLength: number):
     // A page break or a jump to the next column: only a finished sentence ends the paragraph;
     // a colon introduces what follows (a list, a definition).
     if (ends) return '\n\n';
-    return /[:：]$/u.test(prev.text) ? '\n' : wrapJoiner(prev.text, next.text);
+    return /[:：]$/u.test(prev.text) ? '\n' : wrapJoiner(prev.text, next.text, betweenWords(prev, stats));
   }
   if (next.gapBefore > 1.45) return '\n\n';
   const em = Math.max(prev.fontSize, 1);
   if (ends && next.x > prev.x + 0.8 * em) return '\n\n'; // first-line indent
   if (ends && prev.text.length < 0.6 * medianLength) return '\n';
-  return wrapJoiner(prev.text, next.text);
+  return wrapJoiner(prev.text, next.text, betweenWords(prev, stats));
 }
 
 /** Body text and where each printed line of it sits (see LineSpan). */
@@ -64,13 +78,13 @@ export interface JoinedBody {
  * simply continue. Each line's trimmed text goes in unchanged (only separators are added), so
  * every span's characters are exactly that line's.
  */
-export function joinBody(first: string, lines: readonly FlatLine[], medianLength: number, headingLine?: FlatLine): JoinedBody {
+export function joinBody(first: string, lines: readonly FlatLine[], stats: WrapStats, headingLine?: FlatLine): JoinedBody {
   let text = '';
   const spans: LineSpan[] = [];
   let prev: FlatLine | undefined;
   const add = (line: FlatLine, piece: string) => {
     if (piece === '') return;
-    if (text !== '') text += prev ? separator(prev, line, medianLength) : '\n';
+    if (text !== '') text += prev ? separator(prev, line, stats) : '\n';
     spans.push([text.length, text.length + piece.length, line.page, line.index]);
     text += piece;
     prev = { ...line, text: piece };

@@ -117,7 +117,7 @@ export function buildSections(
     while (stack.length > 0 && (stack[stack.length - 1]?.rank ?? 0) >= h.rank) stack.pop();
     stack.push({ rank: h.rank, title: h.title });
     const pageStart = own?.page ?? body[0]?.page ?? 1;
-    const joined = joinBody(h.rest, body, stats.medianLength, own);
+    const joined = joinBody(h.rest, body, stats, own);
     drafts.push({
       title: h.title,
       heading: normaliseHeading(h.title),
@@ -136,7 +136,7 @@ export function buildSections(
   const firstLine = sorted[0]?.line ?? lines.length;
   const pre = bodyLines(lines, dropped, 0, firstLine);
   const preamble: Draft = { title: 'Preamble', heading: 'preamble', path: ['Preamble'], level: 1, text: '', pageStart: 1, pageEnd: 1, source: 'preamble', spans: [], headingLines: [] };
-  const joined = joinBody('', pre, stats.medianLength);
+  const joined = joinBody('', pre, stats);
   preamble.text = joined.text;
   preamble.spans = joined.spans;
   if (orphan.text) {

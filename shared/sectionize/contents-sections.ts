@@ -32,7 +32,7 @@ export function withContents(sections: readonly Section[], lines: readonly FlatL
     const printed = run.map((i) => lines[i]).filter((l): l is FlatLine => l !== undefined);
     const head = printed[0] && TOC_TITLE.test(printed[0].text.trim()) ? printed[0] : undefined;
     const body = head ? printed.slice(1) : printed;
-    const { text, spans } = joinBody('', body, stats.medianLength);
+    const { text, spans } = joinBody('', body, stats);
     if (!text && !head) continue;
     const title = head?.text.trim() ?? 'Contents';
     const pages = printed.map((l) => l.page);

@@ -28,7 +28,7 @@ export function densitySections(
   lines.forEach((line, i) => {
     if (dropped.has(i)) return;
     if (prev && current.length > 0) {
-      const sep = separator(prev, line, stats.medianLength);
+      const sep = separator(prev, line, stats);
       const cut =
         (size >= options.targetChars && sep.includes('\n\n')) ||
         (size >= options.maxChars && sep.includes('\n')) ||
@@ -47,7 +47,7 @@ export function densitySections(
 
   const sections: Section[] = [];
   for (const part of parts) {
-    const { text, spans } = joinBody('', part, stats.medianLength);
+    const { text, spans } = joinBody('', part, stats);
     if (!text.replace(/\s/gu, '')) continue;
     const n = sections.length + 1;
     const pageStart = part[0]?.page ?? 1;

@@ -72,6 +72,11 @@ describe.skipIf(!legal.present)('Korean Labor Standards Act (근로기준법)', 
     expect(sections.find((s) => s.title === '제1조(목적)')?.text).toMatch(/^이 법은 헌법에 따라 근로조건의 기준을 정함으로써/u);
   });
 
+  it('glues the words its setter broke inside across lines (it breaks anywhere, filling each line)', () => {
+    const text = sections.map((s) => s.text).join('\n');
+    for (const word of ['하나에 해당하는', '하수급인이', '감독을 게을리하지']) expect(text).toContain(word);
+  });
+
   it('has its 13 chapters and the supplementary provisions with their own articles', () => {
     const chapters = sections.filter((s) => /^제\d+장/u.test(s.title));
     expect(chapters).toHaveLength(13); // 제1장 … 제12장 and 제6장의2

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { ExtractedDocument, OutlineEntry } from '../../shared/domain/extracted.ts';
 import { Section } from '../../shared/domain/section.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { wrapJoiner } from '../../shared/sectionize/body-text.ts';
+import { roomLeft, wrapsAtWords } from '../../shared/sectionize/flat-lines.ts';
+import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { normaliseHeading } from '../../shared/sectionize/heading-normalise.ts';
 import { matchHeading } from '../../shared/sectionize/heading-patterns.ts';
 import { sectionizeStage } from '../../workers/sectionize/sectionize.stage.ts';
+
+/** A PDF of examples/docs, extracted and sectioned. */
+async function sectionizedExample(file: string): Promise<{ sections: Section[] }> {
+  const bytes = new Uint8Array(readFileSync(path.join(import.meta.dirname, '../../examples/docs', file)));
+  return { sections: sectionizeStage(await extractStage({ bytes }, { maxBytes: 5_000_000, maxPages: 100 })) };
+}
 
 /** A line: its text, or text with a font size / indentation. "" leaves a blank line (paragraph gap). */
 type L = string | { text: string; size?: number; x?: number };
@@ -371,6 +381,34 @@ describe('section assembly', () => {
     expect(wrapJoiner('근로자에게 교부하는 계약을 체', '결된 계약')).toBe('');
     expect(wrapJoiner('사업주를 위하여 행위하는 자를', '말한다.')).toBe(' ');
     expect(wrapJoiner('知識庫', '簡介')).toBe('');
+    // Known to fall between words (the line stopped short, or the document breaks only there).
+    expect(wrapJoiner('조례로 정한다. 이 경우', '둘째 이상의 자녀에', true)).toBe(' ');
+    expect(wrapJoiner('知識庫', '簡介', true)).toBe('');
+  });
+
+  it("measures each line's room before its column's edge, and tells a Korean setter that breaks between words", () => {
+    const line = (x: number, width: number) => ({ x, width, fontSize: 10 });
+    // Two columns: the left one's edge is its own (290), not the right column's (540).
+    const room = roomLeft([line(50, 240), line(50, 225), line(300, 240), line(50, 100), line(50, 239)]);
+    expect(room.map((r) => (r === undefined ? r : Math.round(r * 10) / 10))).toEqual([0, 1.5, 0, 14, 0.1]);
+    expect(roomLeft([{ x: 50, fontSize: 10 }])).toEqual([undefined]);
+
+    const flat = (text: string, r: number, i: number) => ({ index: i, text, x: 50, y: 700 - 12 * i, fontSize: 10, page: 1, gapBefore: i === 0 ? Infinity : 1, width: 200, room: r });
+    const para = (rooms: number[]) => rooms.map((r, i) => flat(`출산장려금을 지급하는 경우${i}`.replace(/\d$/u, ''), r, i));
+    // Broken anywhere: every line full to the edge but one.
+    expect(wrapsAtWords(para([0.2, 0.5, 0.1, 0.9, 0.3, 0.4, 2, 0.2, 0.6, 0.1, 0.3]))).toBe(false);
+    // Broken between words: the lines stop short by a word's width, often more than a syllable.
+    expect(wrapsAtWords(para([2.1, 0.5, 3.4, 1.8, 0.3, 2.6, 0.2, 1.6, 0.4, 0.1, 0.3]))).toBe(true);
+    // Too few lines to tell.
+    expect(wrapsAtWords(para([2.1, 3.4, 1.8]))).toBe(false);
+  });
+
+  it('Korean set with lines broken between words keeps its word spaces (examples/docs)', async () => {
+    const { sections } = await sectionizedExample('ko-childbirth-support-act.pdf');
+    const text = sections.map((s) => s.text).join('\n');
+    expect(text).toContain('이 경우 둘째 이상의 자녀에 대해서는');
+    expect(text).toContain('3년마다 실태조사를');
+    expect(text).not.toMatch(/경우둘째|알려야한다|수립하여야한다/u);
   });
 
   it('normalises headings', () => {

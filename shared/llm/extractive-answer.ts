@@ -226,6 +226,11 @@ function isHeadingFragment(text: string): boolean {
   return !SENTENCE_END.test(text) && text.split(/\s+/u).length <= 8;
 }
 
+/** States an amount or a time limit: a short line that does ("Unpaid extension  up to 8 weeks") is a table's row, not a heading. */
+function statesFact(text: string): boolean {
+  return ANSWER_KINDS.some((kind) => kind.states.test(text));
+}
+
 /**
  * A table whose rows were printed as one line of text (one the extraction did not read as a
  * table): many words, several numbers, and no sentence ending. Quoted, it reads as run-on cells
@@ -304,7 +309,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         const t = clip(text);
         // A passage's cues may sit in one sentence only; that sentence alone would be enough.
         if (t.length >= 2 && !isRunOnCells(t) && !detectInstructionLike(t).flagged) {
-          const role: Role = isHeadingFragment(t) ? 'heading' : QUESTION.test(t) ? 'question' : 'statement';
+          const role: Role = isHeadingFragment(t) && !statesFact(t) ? 'heading' : QUESTION.test(t) ? 'question' : 'statement';
           candidates.push({ chunk: c, position: position++, text: t, start, end, role });
           afterQuestion = role === 'question';
         }

@@ -45,10 +45,20 @@ function betweenWords(prev: FlatLine, stats: WrapStats): boolean {
 /** What joining lines needs of the document's typography (see LineStats). */
 export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
 
+/**
+ * A line printed as runs set apart (see TextLine.cells): a row of a table the tables reader did not
+ * take (cells of words: "통신비 | 월 3만원 | 매월 급여와 함께 지급"), a form's label and value.
+ */
+function isRow(line: FlatLine): boolean {
+  return (line.cells?.length ?? 0) > 1;
+}
+
 /** What separates two consecutive body lines: a paragraph break, a line break, or a wrap. */
 export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): string {
   const { medianLength } = stats;
   const ends = SENTENCE_END.test(prev.text);
+  // A row is a line of its own, never a wrapped sentence's next line: glued, a table reads as run-on cells.
+  const row = isRow(prev) || isRow(next);
   if (ITEM_START.test(next.text)) return '\n';
   // Code and data definitions (RFC structs) keep their lines.
   if (/(?:[{};]|\*\/)$/u.test(prev.text) || next.text.startsWith('}')) return '\n';
@@ -57,9 +67,10 @@ export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): str
     // A page break or a jump to the next column: only a finished sentence ends the paragraph;
     // a colon introduces what follows (a list, a definition).
     if (ends) return '\n\n';
-    return /[:：]$/u.test(prev.text) ? '\n' : wrapJoiner(prev.text, next.text, betweenWords(prev, stats));
+    return row || /[:：]$/u.test(prev.text) ? '\n' : wrapJoiner(prev.text, next.text, betweenWords(prev, stats));
   }
   if (next.gapBefore > 1.45) return '\n\n';
+  if (row) return '\n';
   const em = Math.max(prev.fontSize, 1);
   if (ends && next.x > prev.x + 0.8 * em) return '\n\n'; // first-line indent
   if (ends && prev.text.length < 0.6 * medianLength) return '\n';

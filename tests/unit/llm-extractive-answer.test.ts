@@ -284,6 +284,12 @@ describe('a question in a passage is not an answer', () => {
     expect(ans.text).toBe('As of 2025-06-15: After paid leave ends, an employee may request up to eight (8) additional weeks of leave without pay. [1]');
   });
 
+  it("a table's row on a line of its own answers; a short line stating an amount or a time is a row, not a heading", () => {
+    const body = '9. 비용 지원\n지원 항목 지원 금액 지급 방법\n재택근무 환경 조성비 50만원 최초 승인 시 1회\n통신비 월 3만원 매월 급여와 함께 지급\n업무용 의자 30만원 이내 5년마다 1회 실비 지원';
+    const ans = composeExtractiveAnswer({ query: '통신비는 얼마인가요?', chunks: [chunk('costs', body)], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toBe('2025년 6월 15일 기준: 통신비 월 3만원 매월 급여와 함께 지급 [1]');
+  });
+
   it('a table printed as one line of run-on cells is not quoted', () => {
     const body = '5.4 Summary of amounts\nComponent Duration Pay Paid parental leave 16 weeks 100% of base pay Birth-parent recovery leave 8 weeks (10 weeks after caesarean) 100% of base pay';
     const ans = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave?', chunks: [chunk('t', body)], asOf: null, today: '2025-06-15' });

@@ -403,6 +403,12 @@ describe('section assembly', () => {
     expect(wrapsAtWords(para([2.1, 3.4, 1.8]))).toBe(false);
   });
 
+  it("a table's rows the tables reader did not take stay lines of their own (examples/docs)", async () => {
+    const { sections } = await sectionizedExample('ko-remote-work-guideline.pdf');
+    const text = sections.find((s) => s.title === '9. 비용 지원')?.text ?? '';
+    expect(text).toContain('\n재택근무 환경 조성비 50만원 최초 승인 시 1회, 영수증 제출\n통신비 월 3만원 매월 급여와 함께 지급\n');
+  });
+
   it('Korean set with lines broken between words keeps its word spaces (examples/docs)', async () => {
     const { sections } = await sectionizedExample('ko-childbirth-support-act.pdf');
     const text = sections.map((s) => s.text).join('\n');

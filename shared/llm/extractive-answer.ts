@@ -98,9 +98,9 @@ const ANSWER_KIND_BONUS = 0.35;
  */
 const ANSWER_KINDS: readonly { asks: RegExp; states: RegExp }[] = [
   {
-    // Amounts, rates, changes or results over periods.
-    asks: /\b(?:how\s+much|how\s+many|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
-    states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만)/iu,
+    // Amounts, rates, limits, changes or results over periods.
+    asks: /\b(?:how\s+much|how\s+many|how\s+(?:large|big)|maximum|minimum|limits?|size|capacity|threshold|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
+    states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만|[KMGT]i?B\b|bytes?\b|characters\b)/iu,
   },
   {
     // A deadline, a period or a date.

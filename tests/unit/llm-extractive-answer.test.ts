@@ -179,6 +179,12 @@ describe('sentences stating what the question asks for', () => {
     expect(ans.text).toContain('100만원');
   });
 
+  it('a question asking for a limit or a size prefers the sentence stating it in units', () => {
+    const spec = chunk('spec', 'The envelope states the size of the payload it carries.\n\n4.2.2. Size Limits\nA receiver must accept payloads of up to 64 MiB. Larger payloads may be refused.');
+    const ans = composeExtractiveAnswer({ query: 'What is the maximum payload size?', chunks: [spec], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toContain('64 MiB');
+  });
+
   it('a question asking when or how long prefers the sentence stating a time limit (EN and KO)', () => {
     const en = chunk('en', 'Questions about the application go to People Operations. The application is due within 30 days of the birth.');
     const a = composeExtractiveAnswer({ query: 'When is the application due?', chunks: [en], asOf: null, today: '2025-06-15', maxSentences: 1 });

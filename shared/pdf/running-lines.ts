@@ -22,8 +22,9 @@ export interface RunningLineOptions {
 
 const DEFAULTS: RunningLineOptions = { minPages: 3, minShare: 0.5, minRun: 3, minRunShare: 0.25, maxStep: 4, bandLines: 4, sideBand: 0.06, maxReported: 50 };
 
-// A number standing on its own ("[Page 12]", "- 3 -", "xvi"), not one inside a word ("제12조").
-const LONE_NUMBER = /(?<![\p{L}\p{N}])(?:\d+|[ivxlc]+)(?![\p{L}\p{N}])/giu;
+// A number standing on its own ("[Page 12]", "- 3 -", "xvi") or with the word for page after it
+// ("12쪽", "12페이지", "12頁", "12ページ"), not one inside a word ("제12조", "12개월").
+const LONE_NUMBER = /(?<![\p{L}\p{N}])(?:\d+|[ivxlc]+)(?=쪽|페이지|頁|ページ|[^\p{L}\p{N}]|$)/giu;
 
 /**
  * The comparison key of a candidate line: lone page numbers (arabic or roman) become `#`, and

@@ -138,6 +138,18 @@ describe('stripRunningLines', () => {
     expect(runningLineKey('18 FREE CULTURE')).toBe(runningLineKey('FREE CULTURE 19'));
     expect(runningLineKey('xvi PREFACE')).toBe('preface');
     expect(runningLineKey('제12조(벌칙)')).toBe('제12조(벌칙)');
+    // The word for "page" after the number still leaves it a page number; a unit does not.
+    expect(runningLineKey('- 3쪽 -')).toBe(runningLineKey('- 4쪽 -'));
+    expect(runningLineKey('12 페이지')).toBe(runningLineKey('13 페이지'));
+    expect(runningLineKey('12ページ')).toBe('#ページ');
+    expect(runningLineKey('12개월')).toBe('12개월');
+  });
+
+  it('strips a Korean page-number footer ("1쪽", "2쪽", …)', () => {
+    const pages = [1, 2, 3].map((n) => page(n, [...bodyOf(n), line(`${n}쪽`, 30)]));
+    const { pages: out, stripped } = stripRunningLines(pages);
+    expect(out.every((p) => p.lines.length === 3)).toBe(true);
+    expect(stripped).toEqual(['1쪽']);
   });
 
   it('strips a header and a page-numbered footer on every page, reporting each once', () => {

@@ -226,7 +226,7 @@ function isHeadingFragment(text: string): boolean {
   return !SENTENCE_END.test(text) && text.split(/\s+/u).length <= 8;
 }
 
-/** States an amount or a time limit: a short line that does ("Unpaid extension  up to 8 weeks") is a table's row, not a heading. */
+/** States an amount or a time limit: a short line that does ("Unpaid extension up to 8 weeks") is a table's row, not a heading. */
 function statesFact(text: string): boolean {
   return ANSWER_KINDS.some((kind) => kind.states.test(text));
 }
@@ -270,8 +270,9 @@ function clip(sentence: string): string {
  * Korean spacing-insensitive; rank share: 1 for the first passage down to ≈ 0 for the last); the
  * best `maxSentences` with some term coverage and at least 70% of the best score are quoted in
  * score order (ties: earlier passage, earlier sentence), repeats dropped, each followed by the
- * marker of its passage. A question in a passage is never quoted: the sentence answering it is,
- * with the question's match ({@link answerMatches}).
+ * marker of its passage. A question or a heading in a passage is never quoted: the statement
+ * after it is, with its match ({@link answerMatches}); so is a sentence stating the kind of thing
+ * asked for ({@link ANSWER_KINDS}), preferred.
  */
 export function composeExtractiveAnswer(input: ExtractiveAnswerInput): ExtractiveAnswer {
   const maxSentences = Math.max(1, Math.floor(input.maxSentences ?? 3));

@@ -143,8 +143,10 @@ export function wrapsAtWords(lines: readonly FlatLine[]): boolean {
   return short >= 4 && short >= 0.15 * wraps;
 }
 
-/** Every flat line's page and non-space characters (see LineInventory): what coverage is counted against. */
-export function lineInventory(doc: ExtractedDocument): LineInventory {
-  const lines = flattenLines(doc);
+/**
+ * Every flat line's page and non-space characters (see LineInventory): what coverage is counted
+ * against. `lines` are the document's {@link flattenLines}, when the caller has them.
+ */
+export function lineInventory(doc: ExtractedDocument, lines: readonly FlatLine[] = flattenLines(doc)): LineInventory {
   return { pages: lines.map((l) => l.page), chars: lines.map((l) => l.text.replace(/\s/gu, '').length), runningChars: doc.runningChars ?? 0 };
 }

@@ -66,11 +66,10 @@ function typographyBeforeAppendix(headings: readonly Heading[], lines: readonly 
  * numbering patterns (Korean statute markers, decimal, appendix letters, roman), typography,
  * and finally a size-based split. Tables of contents are dropped first so they never become
  * empty duplicate sections. Linear in the number of lines (the chain search looks back a
- * bounded window).
+ * bounded window). `lines` are the document's {@link flattenLines}, when the caller has them.
  */
-export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOptions> = {}): Section[] {
+export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOptions> = {}, lines: readonly FlatLine[] = flattenLines(doc)): Section[] {
   const opts = { ...DEFAULT_SECTIONIZE_OPTIONS, ...options };
-  const lines = flattenLines(doc);
   if (lines.length === 0) return [];
   const stats = lineStats(lines);
 

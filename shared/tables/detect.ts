@@ -115,6 +115,22 @@ function captionsAll(r: ReadLine, bounds: Bounds): boolean {
   return over >= 2 || Math.abs((piece.x + piece.right) / 2 - centre) <= 1.5 * em(r);
 }
 
+/**
+ * A line printed as one run in capitals, of two words or more, without figures or a period's
+ * words: a table's title ("SUMMARY RESULTS OF OPERATIONS"), never a column's header, which names
+ * a period, a year or one thing ("Three Months Ended", "2023", "AMERICAS").
+ */
+function isCapitalTitle(r: ReadLine): boolean {
+  const text = r.line.text.trim();
+  return (
+    r.pieces.length === 1 &&
+    /\p{Lu}[\p{Lu}'’&,-]*\s+\p{Lu}/u.test(text) &&
+    !/\p{Ll}|\p{N}/u.test(text) &&
+    !/\b(?:MONTHS?|WEEKS?|YEARS?|QUARTERS?|ENDED|ENDING|AS OF|PERIOD)\b/u.test(text) &&
+    !isCaption(text)
+  );
+}
+
 /** Whether every piece of a line sits over the columns (a header line), label-column text aside. */
 function overColumns(r: ReadLine, bounds: Bounds): boolean {
   const over = r.pieces.filter((p) => p.right > bounds.headerLeft);
@@ -199,6 +215,18 @@ function zoneAbove(read: readonly ReadLine[], start: number, bounds: Bounds, cla
       zone.headers.splice(zone.headers.indexOf(h), 1);
       zone.captions.push(h);
     }
+  }
+  // A title set in capitals over the columns, above a header ("SUMMARY RESULTS OF OPERATIONS"
+  // centred over "Three Months Ended …"), heads no column: it names the table and stays text, as
+  // does what is printed above it (a running head at the top of the page).
+  const titleAt = zone.headers.findIndex((h, i) => i > 0 && isCapitalTitle(read[h] as ReadLine));
+  if (titleAt > 0) {
+    const title = zone.headers[titleAt] as number;
+    zone.title = (read[title] as ReadLine).line.text;
+    zone.headers = zone.headers.slice(0, titleAt);
+    zone.captions = zone.captions.filter((c) => c > title);
+    zone.top = Math.min(...zone.headers, ...zone.captions, ...zone.rows, start);
+    return zone;
   }
   // The title: the nearest line above that reads like one, not far above. A sentence leading
   // into the table ("… by category (in millions):") may state the scale: it is read, not taken.

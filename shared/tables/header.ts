@@ -66,15 +66,19 @@ export function columnHeaders(lines: readonly ReadLine[], columns: readonly Colu
     columns.forEach((c, k) => {
       let best: BandPiece | undefined;
       let bestGap = Infinity;
+      let span: BandPiece | undefined;
+      let spanGap = Infinity;
       for (const p of over) {
         const gap = gapBetween(p.piece, { left: c.digitLeft, right: c.right });
         if (gap < bestGap) [best, bestGap] = [p, gap];
+        if (SPANNING.test(p.piece.text) && gap < spanGap) [span, spanGap] = [p, gap];
       }
       // A period fragment centred over a group of columns ("March 31," over "2023  2022") heads
-      // each of them, however far its centre is from the outer ones.
-      const spans = best !== undefined && SPANNING.test(best.piece.text) && bestGap <= 4 * reach;
-      const own = best && (bestGap <= reach || spans) ? best.piece.text : '';
-      if (best && own !== '') used.add(best);
+      // each of them, however far its centre is from the outer ones, and though a neighbouring
+      // column's own header ("Percentage Change") is printed nearer.
+      const head = bestGap <= reach ? best : spanGap <= 4 * reach ? span : undefined;
+      const own = head ? head.piece.text : '';
+      if (head) used.add(head);
       const text = [prefix, own].filter((t) => t !== '').join(' ');
       if (text !== '') parts[k]?.push(text);
     });

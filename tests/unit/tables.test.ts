@@ -274,6 +274,27 @@ describe('scale printed over the columns', () => {
   });
 });
 
+describe('a title in capitals printed over the columns', () => {
+  it('names the table and heads no column, nor does the running head above it (a 10-Q’s "SUMMARY RESULTS OF OPERATIONS" under "Item 2")', async () => {
+    const rows: FixtureRow[] = [
+      { label: 'Revenue', figures: ['52,857', '49,360', '155,726', '146,405'], dollar: true },
+      { label: 'Gross margin', figures: ['36,729', '33,745', '106,658', '100,184'] },
+    ];
+    const { tables, chunks } = await run([
+      pageOf([
+        (t) => proseRuns(['Item 2', 'The results of the quarter are summarised below.'], t),
+        (t) => tableRuns(font, { header: [[['Item 2', 3, 3]], [['SUMMARY RESULTS OF OPERATIONS', 0, 3]], ...PERIODS], rows }, t),
+      ]),
+    ]);
+    expect(tables).toHaveLength(1);
+    const t = tables[0]?.table as DocTable;
+    expect(t.title).toBe('SUMMARY RESULTS OF OPERATIONS');
+    expect(t.columns).toEqual(['Three Months Ended July 1, 2023', 'Three Months Ended June 25, 2022', 'Nine Months Ended July 1, 2023', 'Nine Months Ended June 25, 2022']);
+    // The title's line is still indexed, once.
+    expect(chunks.filter((c) => c.body.includes('SUMMARY RESULTS OF OPERATIONS')).length).toBeGreaterThan(0);
+  });
+});
+
 describe('Markdown and row facts', () => {
   const table: DocTable = {
     title: 'Statement of Operations',
@@ -336,6 +357,23 @@ describe('column headers', () => {
   it('a date printed once, centred over its years, heads both (a 10-Q prints "March 31," over 2023 and 2022)', () => {
     const lines = [band(700, [['Three Months Ended', 400, 490]]), band(690, [['March 31,', 425, 465]]), band(680, [['2023', 400, 420], ['2022', 490, 510]])];
     expect(columnHeaders(lines, columns, 300, 10).columns).toEqual(['Three Months Ended March 31, 2023', 'Three Months Ended March 31, 2022']);
+  });
+
+  it('a date centred over its pair heads both, though a change column’s own header is printed nearer the first', () => {
+    // | 2023 | 2022 | Percentage Change | 2023 | 2022 |, "March 31," centred over the last pair.
+    const five: Column[] = [
+      { left: 300, digitLeft: 300, right: 340, edge: 340 },
+      { left: 360, digitLeft: 360, right: 400, edge: 400 },
+      { left: 420, digitLeft: 420, right: 440, edge: 440 },
+      { left: 460, digitLeft: 460, right: 500, edge: 500 },
+      { left: 620, digitLeft: 620, right: 660, edge: 660 },
+    ];
+    const lines = [
+      band(700, [['Nine Months Ended', 510, 610]]),
+      band(690, [['March 31,', 320, 380], ['Change', 418, 446], ['March 31,', 530, 586]]),
+      band(680, [['2023', 480, 500], ['2022', 640, 660]]),
+    ];
+    expect(columnHeaders(lines, five, 280, 10).columns.slice(3)).toEqual(['Nine Months Ended March 31, 2023', 'Nine Months Ended March 31, 2022']);
   });
 
   it('a year or a figure far from a column does not head it', () => {

@@ -235,6 +235,15 @@ export function isReportForm(form: string | null): boolean {
   return form !== null && (/^(?:10-[KQ]|8-K|20-F|6-K|40-F|11-K)$/i.test(form) || /annual report|earnings release|press release|transcript/i.test(form));
 }
 
+/**
+ * Whether a document reports on a period (its date ends that period) rather than being an edition
+ * in effect from its date (a law, a policy, a guideline, a standard): a report's form, or any
+ * document that names a fiscal or calendar quarter.
+ */
+export function reportsOnPeriod(p: Pick<DocumentProfile, 'form' | 'period'>): boolean {
+  return isReportForm(p.form) || p.period.fiscalYear !== null || p.period.calendarQuarter !== null;
+}
+
 /** "Apple Inc. (AAPL) · 10-Q · fiscal 2023 Q3 · period ended 2023-07-01". */
 export function profileLabel(p: Omit<DocumentProfile, 'label'>): string {
   const parts: string[] = [];
@@ -247,9 +256,7 @@ export function profileLabel(p: Omit<DocumentProfile, 'label'>): string {
   if (period.fiscalYear !== null) parts.push(`fiscal ${period.fiscalYear}${period.fiscalQuarter ? ` Q${period.fiscalQuarter}` : ''}`);
   if (period.calendarQuarter !== null && period.calendarYear !== null) parts.push(`calendar ${period.calendarYear} Q${period.calendarQuarter}`);
   if (period.edition) parts.push(`edition ${period.edition}`);
-  // A document that names a fiscal or calendar quarter reports on a period, whatever its form.
-  const reports = isReportForm(p.form) || period.fiscalYear !== null || period.calendarQuarter !== null;
-  if (period.end) parts.push(`${reports ? 'period ended' : 'effective'} ${period.end}`);
+  if (period.end) parts.push(`${reportsOnPeriod(p) ? 'period ended' : 'effective'} ${period.end}`);
   return parts.join(' · ');
 }
 

@@ -12,7 +12,7 @@ export { extractEntities, MAX_CHUNK_ENTITIES, mergeEntities, type EntityOptions 
 export { canonicalTerm, koreanNounPhrases, spacingVariants, stripParticle } from './korean.ts';
 export { detectLang } from './lang.ts';
 
-export { isReportForm } from './document-profile.ts';
+export { isReportForm, reportsOnPeriod } from './document-profile.ts';
 export { hasHangul, isNounLike } from './korean.ts';
 export { bareName } from './organisation-names.ts';
 export { addDays, addMonths, fiscalYearOfQuarter } from './profile-period.ts';

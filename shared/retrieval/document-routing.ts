@@ -6,7 +6,7 @@
  * a narrowed branch searches. Pure: the directory of documents is passed in.
  */
 import type { DocumentProfile } from '../domain/index.ts';
-import { bareName } from '../enrich/index.ts';
+import { bareName, reportsOnPeriod } from '../enrich/index.ts';
 import { mentionsAlias } from './organisation-match.ts';
 import { PERIODLESS_WEIGHT, completeFiscalPeriods, hasPeriod, isQuarterly, organisationKey, periodMatchWeight } from './period-match.ts';
 import { COMPARING, LATEST, findQueryForm, findQueryPeriods, formsMatch, type QueryPeriod } from './query-periods.ts';
@@ -223,8 +223,8 @@ export function periodQualifier(profile: DocumentProfile | null | undefined, lan
   if (!profile) return null;
   const { end, fiscalYear, fiscalQuarter } = profile.period;
   if (!end && fiscalYear === null) return null;
-  // An edition in effect (a law, a policy, a standard, or a dated document of no kind that names no fiscal or calendar quarter), else a reporting period.
-  const what = profile.form === 'law' || profile.form === 'policy' || profile.form === 'standard' || (profile.form === null && fiscalYear === null && profile.period.calendarQuarter === null);
+  // An edition in effect (a law, a policy, a guideline, a standard…), else a reporting period: as the profile's label says.
+  const what = !reportsOnPeriod(profile);
   const parts = profile.label.split(' · ').filter((p) => !/^(?:period ended|effective|calendar)\s/.test(p));
   if (!end) {
     const fiscal = `fiscal ${fiscalYear}${fiscalQuarter ? ` Q${fiscalQuarter}` : ''}`;

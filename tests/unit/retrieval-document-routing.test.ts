@@ -148,4 +148,15 @@ describe('period qualifier', () => {
     expect(periodQualifier(p, 'ko')).toMatch(/^2023년 7월 1일 종료 기간 기준/);
     expect(periodQualifier(null, 'en')).toBeNull();
   });
+
+  it('a guideline, a handbook or an FAQ dated by its effective date is an edition in effect, never a period that ended', () => {
+    const period = { end: '2024-03-01', fiscalYear: null, fiscalQuarter: null, calendarYear: 2024, calendarQuarter: null, edition: null };
+    for (const form of ['guideline', 'handbook', 'faq', null]) {
+      const base = { organisations: [], form, period };
+      const profile = { ...base, label: profileLabel(base) };
+      expect(profile.label).toBe([form, 'effective 2024-03-01'].filter(Boolean).join(' · '));
+      expect(periodQualifier(profile, 'ko')).toMatch(/^2024년 3월 1일 시행본 기준/);
+      expect(periodQualifier(profile, 'en')).toMatch(/^as of the edition effective 2024-03-01/);
+    }
+  });
 });

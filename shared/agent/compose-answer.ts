@@ -38,20 +38,37 @@ const MAX_ANSWER_WORDS = 80;
 async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withheld: ReadonlySet<string>, titleOf: AnswererOptions['titleOf']): Promise<AnswerChunk[]> {
   // Beyond the passages the extractive answerer looked at, a table is checked here: its labels are quoted.
   const tables = chunks.filter((c) => c.table && !withheld.has(c.chunk_id) && !detectInstructionLike(c.body).flagged);
-  return Promise.all(
-    tables.map(async (c) => ({
-      chunkId: c.chunk_id,
-      docId: c.doc_id,
-      title: await titleOf(c.doc_id, c.version),
-      sectionPath: c.section_path,
-      pageStart: c.page_start,
-      pageEnd: c.page_end,
-      body: c.body,
-      validFrom: c.valid_from,
-      validTo: c.valid_to,
-      ...(c.table ? { table: c.table } : {}),
-    })),
-  );
+  return Promise.all(tables.map(async (c) => answerChunk(c, await titleOf(c.doc_id, c.version))));
+}
+
+/**
+ * Where a passage sits under its document's title: its section path less the leading titles that
+ * repeat the document's ("Employee Benefits FAQ" in a document of that title), so a citation reads
+ * "Employee Benefits FAQ — Parental leave", or just the title when the passage is under no other.
+ */
+export function pathUnderTitle(title: string, sectionPath: string): string {
+  const key = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const parts = sectionPath.split(' > ');
+  let k = 0;
+  while (k < parts.length && key(parts[k] as string) === key(title)) k++;
+  return parts.slice(k).join(' > ');
+}
+
+/** A stored chunk as a passage of the answer, under its document's title. */
+function answerChunk(c: StoredChunkWithoutVector, title: string): AnswerChunk {
+  return {
+    chunkId: c.chunk_id,
+    docId: c.doc_id,
+    title,
+    sectionPath: pathUnderTitle(title, c.section_path),
+    pageStart: c.page_start,
+    pageEnd: c.page_end,
+    body: c.body,
+    validFrom: c.valid_from,
+    validTo: c.valid_to,
+    ...(c.line_pages ? { linePages: c.line_pages } : {}),
+    ...(c.table ? { table: c.table } : {}),
+  };
 }
 
 /** The figure's sentence, then the prose sentence that best answers the rest of the question, within the word limit. */
@@ -141,21 +158,7 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     const streamWhole = (text: string) => {
       if (onDelta) for (const piece of sentencePieces(text)) onDelta(piece);
     };
-    const chunks: AnswerChunk[] = await Promise.all(
-      ranked.slice(0, max).map(async (r) => ({
-        chunkId: r.hit.chunk.chunk_id,
-        docId: r.hit.chunk.doc_id,
-        title: await options.titleOf(r.hit.chunk.doc_id, r.hit.chunk.version),
-        sectionPath: r.hit.chunk.section_path,
-        pageStart: r.hit.chunk.page_start,
-        pageEnd: r.hit.chunk.page_end,
-        body: r.hit.chunk.body,
-        validFrom: r.hit.chunk.valid_from,
-        validTo: r.hit.chunk.valid_to,
-        ...(r.hit.chunk.line_pages ? { linePages: r.hit.chunk.line_pages } : {}),
-        ...(r.hit.chunk.table ? { table: r.hit.chunk.table } : {}),
-      })),
-    );
+    const chunks: AnswerChunk[] = await Promise.all(ranked.slice(0, max).map(async ({ hit: { chunk } }) => answerChunk(chunk, await options.titleOf(chunk.doc_id, chunk.version))));
     const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null, maxWords: MAX_ANSWER_WORDS });
     const guard: AnswerGuard = { withheld: extractive.withheld };
     // The validator found no passage of the documents asked about that fits: no quote, no citation.

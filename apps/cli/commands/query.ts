@@ -13,7 +13,7 @@ export function formatAnswer(a: AgentAnswer): string {
   for (const c of a.citations) {
     const pages = c.pages.start === c.pages.end ? `p.${c.pages.start}` : `pp.${c.pages.start}-${c.pages.end}`;
     const validity = c.validFrom || c.validTo ? ` (valid ${c.validFrom ?? '…'} to ${c.validTo ?? 'now'})` : '';
-    lines.push(`[${c.n}] ${c.title} — ${c.sectionPath}, ${pages}${validity}`);
+    lines.push(`[${c.n}] ${c.title}${c.sectionPath ? ` — ${c.sectionPath}` : ''}, ${pages}${validity}`);
   }
   lines.push('', `${a.validated ? 'validated' : 'not validated'} · ${a.verdict}: ${a.reason} · loops ${a.loops} · ${a.latencyMs} ms`);
   return lines.join('\n');

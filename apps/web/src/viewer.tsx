@@ -168,7 +168,7 @@ export function PdfViewer({ citation, onClose }: { citation: Citation; onClose: 
       <div class="viewer card">
         <div class="row">
           <b class="viewer-title">
-            [{citation.n}] {citation.title} · {citation.sectionPath} · {pagesLabel(citation.pages)}
+            [{citation.n}] {[citation.title, citation.sectionPath, pagesLabel(citation.pages)].filter((part) => part !== '').join(' · ')}
           </b>
           <button class="link" onClick={onClose}>
             Close

@@ -119,7 +119,7 @@ export function AskPage({ role }: { role: Role | null }) {
               {citations.map((c) => (
                 <li class="passage" key={c.n} data-chunk-id={c.chunkId}>
                   <button class="chip" onClick={() => setOpen(c)} title="Open the page">
-                    <b>[{c.n}] {c.title}</b> <span>{c.sectionPath}</span> <span>{pagesLabel(c.pages)}</span> {validity(c) && <span class="muted">{validity(c)}</span>}
+                    <b>[{c.n}] {c.title}</b> {c.sectionPath && <span>{c.sectionPath}</span>} <span>{pagesLabel(c.pages)}</span> {validity(c) && <span class="muted">{validity(c)}</span>}
                   </button>
                   <PassageBody citation={c} chunk={chunks[c.chunkId]} />
                 </li>

@@ -11,6 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
+import { looksLikeTitle } from '../sectionize/index.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
@@ -93,20 +94,43 @@ const RANK_WEIGHT = 0.1;
  */
 const ANSWER_KIND_BONUS = 0.35;
 /**
+ * A sentence that cannot answer a question of a kind that needs its statement (who approves: a
+ * sentence naming no role) weighs this much, however many of the question's words it repeats.
+ */
+const UNSTATED_WEIGHT = 0.6;
+/**
  * The kinds of statement a question can ask for: `asks` reads the question, `states` a sentence.
  * Korean has no word boundaries a regex knows (`\b` is ASCII), so its words stand alone.
  */
-const ANSWER_KINDS: readonly { asks: RegExp; states: RegExp }[] = [
+const ANSWER_KINDS: readonly {
+  asks: RegExp;
+  states: RegExp;
+  /** A short line stating it is a table's row, not a heading. */
+  row: boolean;
+  /** Only a sentence stating it answers at all (see {@link UNSTATED_WEIGHT}). */
+  required?: boolean;
+}[] = [
   {
     // Amounts, rates, limits, changes or results over periods.
     asks: /\b(?:how\s+much|how\s+many|how\s+(?:large|big)|maximum|minimum|limits?|size|capacity|threshold|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
     states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만|[KMGT]i?B\b|bytes?\b|characters\b)/iu,
+    row: true,
   },
   {
     // A deadline, a period or a date.
     asks: /\b(?:when|how\s+(?:long|soon|often)|by\s+what\s+date|deadline|time\s+limit|within\s+how|how\s+many\s+(?:hours|days|weeks|months|years))\b|언제|기한|기간|며칠|몇\s*(?:시간|일|주|개월|달|년)|얼마\s*(?:동안|만에|나\s*걸)/iu,
     states:
       /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)\s*(?:\(\d+\)\s*)?(?:[a-z-]+\s+)?(?:hours?|days?|weeks?|months?|years?)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\d+\s*(?:시간|일|주일?|개월|달|년)(?:\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?/iu,
+    row: true,
+  },
+  {
+    // Who approves, decides or answers for something: a rule names a role or a body, not a person.
+    asks: /\bwho(?:m|se)?\b.*\b(?:approv\w*|decid\w*|decision|authori[sz]\w*|sign\w*|review\w*|responsib\w*|accountable|in\s+charge|confirm\w*|grant\w*|permi\w*)|\b(?:approv\w*|decid\w*|authori[sz]\w*|sign\w*|review\w*|grant\w*)\b.*\bwho(?:m|se)?\b|(?:누가|누구|어느\s*(?:부서|기관|팀)).*(?:승인|결정|결재|허가|허락|책임|담당|검토|확인|서명)|(?:승인|결정|결재|허가|허락|책임|담당|검토|확인|서명).*(?:누가|누구|권자)/iu,
+    states:
+      /\b(?:manager|supervisor|director|head\s+of|committee|board|department|team\s+lead(?:er)?|people\s+operations|human\s+resources|officer|chief|ceo|cfo|president|administrator|owner)s?\b|팀장|부서장|본부장|실장|센터장|인사팀|인사부|총무팀|대표이사|대표자|위원회|책임자|관리자|담당자|승인권자|결재권자|사업주|장관|청장|시장|군수|구청장/iu,
+    // "Manager approval" over its section is a heading.
+    row: false,
+    required: true,
   },
 ];
 /**
@@ -223,12 +247,21 @@ const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
 
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark. */
 function isHeadingFragment(text: string): boolean {
-  return !SENTENCE_END.test(text) && text.split(/\s+/u).length <= 8;
+  return !SENTENCE_END.test(text) && (text.split(/\s+/u).length <= 8 || isContentsEntry(text));
+}
+
+/**
+ * An entry of a table of contents: a title followed by its page number ("Management's Discussion
+ * and Analysis of Financial Condition and Results of Operations 15"), however long the title.
+ */
+function isContentsEntry(text: string): boolean {
+  const entry = /^(.*\p{L}.*?)(?:\s*\.{2,})?\s+\d{1,3}$/u.exec(text);
+  return entry !== null && looksLikeTitle(entry[1] as string, 24, 200) && !/[$€£¥₩%]/u.test(text);
 }
 
 /** States an amount or a time limit: a short line that does ("Unpaid extension up to 8 weeks") is a table's row, not a heading. */
 function statesFact(text: string): boolean {
-  return ANSWER_KINDS.some((kind) => kind.states.test(text));
+  return ANSWER_KINDS.some((kind) => kind.row && kind.states.test(text));
 }
 
 /**
@@ -318,7 +351,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     }
   });
   const scores = answerMatches(candidates, lexicalScores(analyseQuery(question), candidates.map((c) => c.text)));
-  // A question about amounts (or a deadline) is answered by sentences that state them.
+  // A question about amounts, a deadline or who decides is answered by sentences that state them.
   const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question));
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
@@ -327,6 +360,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
       // The passages arrive ranked by reranker, priors and memory: that order counts a little.
       score:
         ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + (asked.some((kind) => kind.states.test(cand.text)) ? ANSWER_KIND_BONUS : 0)) *
+        (asked.every((kind) => !kind.required || kind.states.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))

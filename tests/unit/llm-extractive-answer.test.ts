@@ -193,6 +193,18 @@ describe('sentences stating what the question asks for', () => {
     const b = composeExtractiveAnswer({ query: '출산장려금은 언제까지 신청해야 하나요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
     expect(b.text).toContain('1년 이내에 신청하여야 한다.');
   });
+
+  it('a question asking who approves or decides prefers the sentence naming a role or a body (EN and KO)', () => {
+    const en = chunk('en', 'Employees submit the remote work request form before the arrangement starts. Your manager approves or declines the request within ten business days.');
+    const a = composeExtractiveAnswer({ query: 'Who approves the remote work request?', chunks: [en], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('Your manager approves');
+    const ko = chunk('ko', '승인받은 직원은 재택근무 시작 전까지 정보보안 교육을 이수한다. 팀장은 신청서를 받은 날부터 7일 이내에 승인 여부를 결정한다.');
+    const b = composeExtractiveAnswer({ query: '재택근무는 누가 승인하나요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(b.text).toContain('팀장은 신청서를 받은 날부터');
+    // A heading naming a role stays a heading: its section's first sentence answers.
+    const headed = chunk('h', 'Manager approval\nRequests are answered within ten business days of submission.');
+    expect(composeExtractiveAnswer({ query: 'How are requests answered?', chunks: [headed], asOf: null, today: '2025-06-15' }).text).not.toContain('Manager approval');
+  });
 });
 
 describe('headings are not sentences', () => {
@@ -200,6 +212,19 @@ describe('headings are not sentences', () => {
     const chunk = { ...EN[0]!, body: 'Parental Leave Policy\n5.1 Paid parental leave\nEligible employees receive sixteen weeks of paid parental leave.' };
     const ans = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk], asOf: null, today: '2025-06-15' });
     expect(ans.text).toBe('As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1]');
+  });
+
+  it('an entry of a table of contents, however long its title, is no answer; its page number is no figure', () => {
+    const contents = chunk(
+      'toc',
+      "Contents\nItem 2. Management's Discussion and Analysis of Financial Condition and Results of Operations 15\nItem 3. Quantitative and Qualitative Disclosures About Market Risk 22",
+    );
+    const prose = chunk('mdna', 'Our debt management strategy is to keep maturities staggered and the ratings investment grade.');
+    const ans = composeExtractiveAnswer({ query: "What does management's discussion say about the debt management strategy and results of operations?", chunks: [contents, prose], asOf: null, today: '2025-06-15' });
+    expect(ans.text).toBe('As of 2025-06-15: Our debt management strategy is to keep maturities staggered and the ratings investment grade. [1]');
+    // A row of figures is no contents entry: it is quoted when it answers.
+    const row = chunk('row', 'Revenue for the quarter rose to $52 billion, up 7');
+    expect(composeExtractiveAnswer({ query: 'How much did revenue rise in the quarter?', chunks: [row], asOf: null, today: '2025-06-15' }).text).toContain('$52 billion');
   });
 });
 

@@ -42,6 +42,12 @@ function betweenWords(prev: FlatLine, stats: WrapStats): boolean {
   return stats.koreanWrapsAtWords || (prev.room ?? 0) >= SYLLABLE_ROOM_EM;
 }
 
+/**
+ * Room, in ems, left after a line that was not wrapped: a wrapped line stops short of the edge by
+ * less than the next word (a few ems); ten is a word of some twenty letters.
+ */
+const UNWRAPPED_ROOM_EM = 10;
+
 /** What joining lines needs of the document's typography (see LineStats). */
 export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
 
@@ -71,6 +77,9 @@ export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): str
   }
   if (next.gapBefore > 1.45) return '\n\n';
   if (row) return '\n';
+  // A line that stops far short of its column's edge was not wrapped: a line of a cover block, a
+  // run-in heading the outline did not take ("Gross Margin" over its paragraph), a label.
+  if (!ends && (prev.room ?? 0) >= UNWRAPPED_ROOM_EM && !/^\p{Ll}/u.test(next.text)) return '\n';
   const em = Math.max(prev.fontSize, 1);
   if (ends && next.x > prev.x + 0.8 * em) return '\n\n'; // first-line indent
   if (ends && prev.text.length < 0.6 * medianLength) return '\n';

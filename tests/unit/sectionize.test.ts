@@ -3,7 +3,7 @@ import type { ExtractedDocument, OutlineEntry } from '../../shared/domain/extrac
 import { Section } from '../../shared/domain/section.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { wrapJoiner } from '../../shared/sectionize/body-text.ts';
+import { separator, wrapJoiner } from '../../shared/sectionize/body-text.ts';
 import { roomLeft, wrapsAtWords } from '../../shared/sectionize/flat-lines.ts';
 import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { normaliseHeading } from '../../shared/sectionize/heading-normalise.ts';
@@ -407,6 +407,17 @@ describe('section assembly', () => {
     const { sections } = await sectionizedExample('ko-remote-work-guideline.pdf');
     const text = sections.find((s) => s.title === '9. 비용 지원')?.text ?? '';
     expect(text).toContain('\n재택근무 환경 조성비 50만원 최초 승인 시 1회, 영수증 제출\n통신비 월 3만원 매월 급여와 함께 지급\n');
+  });
+
+  it('a line stopping far short of its column’s edge was not wrapped: the next starts a line of its own', () => {
+    const stats = { medianLength: 90, koreanWrapsAtWords: false };
+    const flat = (text: string, room: number, i: number) => ({ index: i, text, x: 50, y: 700 - 12 * i, fontSize: 10, page: 1, gapBefore: 1, width: 200, room });
+    // A cover block's lines, a run-in heading over its paragraph.
+    expect(separator(flat('Larkspur Systems Europe B.V. - Legal and Compliance', 19, 0), flat('Effective date: March 1, 2024', 31, 1), stats)).toBe('\n');
+    expect(separator(flat('Gross Margin', 60, 0), flat('Products gross margin decreased during the quarter.', 0, 1), stats)).toBe('\n');
+    // A wrapped line stops short by less than the next word; a lower-case start continues.
+    expect(separator(flat('The policy applies to records kept under the', 3, 0), flat('General Data Protection Regulation.', 0, 1), stats)).toBe(' ');
+    expect(separator(flat('Records are sent to', 12, 0), flat('https://records.example/archive/2024/retention-schedule', 0, 1), stats)).toBe(' ');
   });
 
   it('Korean set with lines broken between words keeps its word spaces (examples/docs)', async () => {

@@ -5,7 +5,7 @@
  * to bottom, and each column takes, in each band, the piece nearest above it: a piece spanning
  * several columns ("Three Months Ended" over two dates) heads each of them.
  */
-import { isCaption } from './caption.ts';
+import { isCaption, namesScale } from './caption.ts';
 import { gapBetween, type Column } from './columns.ts';
 import type { Piece, ReadLine } from './pieces.ts';
 
@@ -44,6 +44,12 @@ function bands(lines: readonly ReadLine[]): BandPiece[][] {
   return out.map((b) => b.sort((p, q) => p.piece.x - q.piece.x));
 }
 
+/** Whether a piece's centre lies over a column's figures. */
+function overColumn(piece: Piece, c: Pick<Column, 'digitLeft' | 'right'>): boolean {
+  const centre = (piece.x + piece.right) / 2;
+  return centre >= c.digitLeft && centre <= c.right;
+}
+
 /**
  * The header of each column from the header lines above a table. `headerLeft` is where header
  * text over the columns starts (pieces ending before it are label-column text: a period phrase
@@ -55,7 +61,11 @@ export function columnHeaders(lines: readonly ReadLine[], columns: readonly Colu
   const captions: string[] = [];
   for (const band of bands(lines)) {
     const stub = band.filter((p) => p.piece.right <= headerLeft);
-    const over = band.filter((p) => p.piece.right > headerLeft);
+    // A scale centred between columns ("(In millions)" over a pair of dates) is the table's
+    // caption; one centred over its own column ("(in thousands)" under "Number of RSUs") is its header's.
+    const shared = band.filter((p) => p.piece.right > headerLeft && isCaption(p.piece.text) && namesScale(p.piece.text) && !columns.some((c) => overColumn(p.piece, c)));
+    for (const p of shared) captions.push(p.piece.text);
+    const over = band.filter((p) => p.piece.right > headerLeft && !shared.includes(p));
     let prefix = '';
     for (const s of stub) {
       const text = s.piece.text;

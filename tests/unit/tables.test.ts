@@ -376,6 +376,16 @@ describe('column headers', () => {
     expect(columnHeaders(lines, five, 280, 10).columns.slice(3)).toEqual(['Nine Months Ended March 31, 2023', 'Nine Months Ended March 31, 2022']);
   });
 
+  it('a scale centred between two columns, beside a group heading, is the table’s caption; one over its own column is that column’s', () => {
+    // NVIDIA's inventory note: "Inventories (1):" in the label column, "(In millions)" across the gutter.
+    const shared = [band(700, [['July 30,', 380, 420], ['January 29,', 465, 510]]), band(690, [['2023', 400, 420], ['2023', 490, 510]]), band(680, [['Inventories (1):', 60, 130], ['(In millions)', 405, 455]])];
+    const out = columnHeaders(shared, columns, 300, 10);
+    expect(out.columns).toEqual(['July 30, 2023', 'January 29, 2023']);
+    expect(out.captions).toContain('(In millions)');
+    const own = [band(700, [['Number of', 380, 420], ['Fair value', 470, 510]]), band(690, [['(in thousands)', 375, 425], ['(in millions)', 467, 513]])];
+    expect(columnHeaders(own, columns, 300, 10).columns).toEqual(['Number of (in thousands)', 'Fair value (in millions)']);
+  });
+
   it('a year or a figure far from a column does not head it', () => {
     const lines = [band(690, [['2021', 433, 453]]), band(680, [['2023', 400, 420], ['2022', 490, 510]])];
     expect(columnHeaders(lines, columns, 300, 10).columns).toEqual(['2023', '2022']);

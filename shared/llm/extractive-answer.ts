@@ -267,11 +267,77 @@ function statesFact(text: string): boolean {
 /**
  * A table whose rows were printed as one line of text (one the extraction did not read as a
  * table): many words, several numbers, and no sentence ending. Quoted, it reads as run-on cells
- * ("Component Duration Pay Paid parental leave 16 weeks 100% …") that state no figure as an answer.
+ * ("Component Duration Pay Paid parental leave 16 weeks 100% …") that state no figure as an answer;
+ * so are fields set apart by printed bars.
  */
 export function isRunOnCells(text: string): boolean {
+  // Fields set apart by printed bars: a masthead ("인사팀 | 제정 2022. 5. 2. | 시행 2024. 3. 1."), a row.
+  if ((text.match(/\s[|｜]\s/gu)?.length ?? 0) >= 2) return true;
   if (SENTENCE_END.test(text) || text.split(/\s+/u).length <= 12) return false;
   return (text.match(/\d+(?:[.,]\d+)*/gu)?.length ?? 0) >= 3;
+}
+
+/**
+ * The question less the words that name a passage's document ("in the records exchange protocol"
+ * of a document titled "Records Exchange Protocol (REP), Version 1.1"): runs of two or more words
+ * that all stand in one title and hold what it calls the document ("protocol", "policy"). They led
+ * to the document; within it they match its title page and preamble, not the answer. The question
+ * is kept whole when nothing else would be left.
+ */
+export function withoutDocumentNames(question: string, titles: readonly string[]): string {
+  const key = (w: string): string => w.toLowerCase().replace(/['’]s$/u, '').replace(/[^\p{L}\p{N}]+/gu, '');
+  const words = question.split(/\s+/u).filter((w) => w !== '');
+  const named = new Array<boolean>(words.length).fill(false);
+  for (const title of titles) {
+    const inTitle = new Set(title.split(/[\s\-–—·,:()]+/u).map(key).filter((w) => w !== ''));
+    // What the title calls the document: the last word of its first part ("Protocol" in "Records
+    // Exchange Protocol (REP), Version 1.1"). "my parental leave" names a subject, not the policy.
+    const head = key(title.split(/\s*[,(:—–]\s*|\s+-\s+/u)[0]?.trim().split(/\s+/u).at(-1) ?? '');
+    for (let i = 0; i < words.length; ) {
+      let j = i;
+      while (j < words.length && key(words[j] as string) !== '' && inTitle.has(key(words[j] as string))) j++;
+      if (j - i >= 2 && words.slice(i, j).some((w) => key(w) === head)) for (let k = i; k < j; k++) named[k] = true;
+      i = Math.max(j, i + 1);
+    }
+  }
+  const rest = words.filter((w, i) => !named[i] && /[\p{L}\p{N}]/u.test(w));
+  return rest.some((w) => !STOP_WORDS.has(key(w))) ? words.filter((_, i) => !named[i]).join(' ') : question;
+}
+
+/** Question words that say nothing of what is asked: a question of only these and names is kept whole. */
+const STOP_WORDS = new Set(['what', 'which', 'who', 'how', 'when', 'where', 'why', 'is', 'are', 'was', 'were', 'does', 'do', 'did', 'the', 'a', 'an', 'in', 'of', 'on', 'for', 'to', 'say', 'says', 'about']);
+
+/**
+ * The provisions a question names by number: a Korean article ("제8조", "제 8 조의2"), an article,
+ * section, clause or paragraph ("Article 12", "Section 4.2", "§ 3"; not "Section 10b"). Keys as
+ * {@link holdsReference} reads them.
+ */
+export function namedReferences(question: string): string[] {
+  const out = new Set<string>();
+  for (const m of question.matchAll(/제\s?(\d+)\s?조(?:\s?의\s?(\d+))?/gu)) out.add(`제${m[1]}조${m[2] ? `의${m[2]}` : ''}`);
+  for (const m of question.matchAll(/(?:\b(?:article|section|clause|paragraph)\s+|§\s*)(\d+(?:\.\d+)*)(?![\d.]*\d|\p{L})/giu)) out.add(m[1] as string);
+  return [...out];
+}
+
+/**
+ * Whether a passage is the provision a key names: its section path, or the start of its body,
+ * holds it as a heading does ("제8조(신청 및 지급)", "4.2. Payload", "Section 4.2 Payload").
+ */
+export function holdsReference(passage: Pick<AnswerChunk, 'sectionPath' | 'body'>, key: string): boolean {
+  const heads = [...passage.sectionPath.split(' > '), passage.body.trimStart().split('\n')[0] ?? ''].map((h) => h.replace(/\s+/gu, ''));
+  if (key.startsWith('제')) return heads.some((h) => h.startsWith(key) && !/^의/u.test(h.slice(key.length)) && !/^\d/u.test(h.slice(key.length)));
+  const num = key.replace(/\./gu, '\\.');
+  return heads.some((h) => new RegExp(`^(?:(?:article|section|clause|paragraph)|§)?${num}(?:\\.|\\)|[^\\d.]|$)`, 'iu').test(h));
+}
+
+/**
+ * The title of a passage's own section when its body does not start with it: the last part of its
+ * section path, unless that is the preamble (text before the first heading) or only the document's title.
+ */
+function sectionTitle(chunk: Pick<AnswerChunk, 'sectionPath' | 'body' | 'title'>): string | null {
+  const title = chunk.sectionPath.split(' > ').at(-1)?.trim() ?? '';
+  if (title === '' || title === 'Preamble' || title === chunk.title) return null;
+  return chunk.body.trimStart().startsWith(title) ? null : title;
 }
 
 /** Words of a text: whitespace-separated tokens with a letter or digit, citation markers (`[1]`) not counted. */
@@ -316,6 +382,9 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const lang: 'ko' | 'en' = detectLang(question) === 'ko' || detectLang(normalised) === 'ko' ? 'ko' : 'en';
   const dateQualifier = input.qualifier || formatDateQualifier(input.asOf ?? input.today, lang);
 
+  // A question naming a provision ("제8조는 …", "section 4.2") is answered from that provision, when found.
+  const references = namedReferences(question);
+  const named = new Set(input.chunks.flatMap((chunk, c) => (references.some((r) => holdsReference(chunk, r)) ? [c] : [])));
   const candidates: Candidate[] = [];
   const withheld: ExtractiveAnswer['withheld'] = [];
   input.chunks.forEach((chunk, c) => {
@@ -329,6 +398,11 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     let cursor = 0;
     let position = 0;
     let afterQuestion = false;
+    // The named provision's title, when its body does not print it ("제8조(신청 및 지급)" over
+    // "① 출산장려금을 …"): a heading, never quoted, whose match passes to the first statement.
+    // Another passage's section title is no lead: a passage may start anywhere in its section.
+    const section = named.has(c) ? sectionTitle(chunk) : null;
+    if (section) candidates.push({ chunk: c, position: position++, text: section, start: 0, end: 0, role: 'heading' });
     // Line by line first: a heading printed on its own line (a merged chunk's section titles, a
     // document's title) is not the start of the sentence below it, and is no answer by itself.
     for (const line of chunk.body.split('\n')) {
@@ -350,9 +424,11 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
       }
     }
   });
-  const scores = answerMatches(candidates, lexicalScores(analyseQuery(question), candidates.map((c) => c.text)));
+  const titles = [...new Set(input.chunks.map((c) => c.title))];
+  const scores = answerMatches(candidates, lexicalScores(analyseQuery(withoutDocumentNames(question, titles)), candidates.map((c) => c.text)));
   // A question about amounts, a deadline or who decides is answered by sentences that state them.
   const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question));
+
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
     .map((cand, i) => ({
@@ -361,6 +437,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
       score:
         ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + (asked.some((kind) => kind.states.test(cand.text)) ? ANSWER_KIND_BONUS : 0)) *
         (asked.every((kind) => !kind.required || kind.states.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
+        (named.size === 0 || named.has(cand.chunk) ? 1 : 0) *
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))

@@ -18,6 +18,8 @@ export { buildAnswerPrompt, citationNumbers, encodeData, PASSAGES_CLOSE, PASSAGE
 export {
   composeExtractiveAnswer,
   formatDateQualifier,
+  holdsReference,
+  namedReferences,
   type AnswerChunk,
   type Citation,
   type ExtractiveAnswer,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerMatches, isRunOnCells, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
+import { answerMatches, holdsReference, isRunOnCells, namedReferences, shortQualifier, withoutDocumentNames, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
   return { chunkId: id, docId: `doc-${id}`, title: `Title ${id}`, sectionPath: `Doc > ${id}`, pageStart: 2, pageEnd: 3, body, validFrom: '2025-01-01', validTo: null, ...extra };
@@ -330,5 +330,66 @@ describe('a question in a passage is not an answer', () => {
     expect(isRunOnCells('Employees receive 16 weeks of paid leave at 100% of base pay for each of 2 events.')).toBe(false);
     expect(isRunOnCells('• 신분증 1부 및 통장 사본 1부, 가족관계증명서 1부')).toBe(false);
     expect(isRunOnCells('Eligible employees who have completed the service requirement and are scheduled for twenty hours')).toBe(false);
+    // A masthead's fields set apart by printed bars, however short.
+    expect(isRunOnCells('라크스퍼코리아 주식회사 인사팀 | 제정 2022. 5. 2. | 개정 2024. 2. 5. | 시행 2024. 3. 1.')).toBe(true);
+    expect(isRunOnCells('Requests go to the manager | or to People Operations.')).toBe(false);
+  });
+});
+
+describe('a question naming a provision', () => {
+  const law = (id: string, sectionPath: string, body: string) => chunk(id, body, { sectionPath, title: '출산 및 양육 지원에 관한 법률' });
+  const PASSAGES = [
+    law('a4', '제1장 총칙', '제4조(다른 법률과의 관계) 출산 지원 및 양육 지원에 관하여 다른 법률에 특별한 규정이 있는 경우를 제외하고는 이 법에서 정하는 바에 따른다.'),
+    law('a8', '제2장 출산 지원 > 제8조(신청 및 지급)', '① 출산장려금을 지급받으려는 사람은 자녀의 출생일부터 1년 이내에 신청서를 주소지 관할 읍·면·동장에게 제출하여야 한다.'),
+    law('a82', '제2장 출산 지원 > 제8조의2(특례)', '① 쌍둥이를 출산한 경우에는 신청 기간을 6개월 연장한다.'),
+  ];
+
+  it('reads the numbers: 제N조 (의M), article, section, clause, §; not a rule or a section with letters', () => {
+    expect(namedReferences('제8조는 무엇을 규정하나요?')).toEqual(['제8조']);
+    expect(namedReferences('제 8 조의2에 따르면 언제까지인가요?')).toEqual(['제8조의2']);
+    expect(namedReferences('What does Section 4.2 say, and § 3?')).toEqual(['4.2', '3']);
+    expect(namedReferences('What Rule 10b5-1 plans were adopted under section 10b?')).toEqual([]);
+    const at = (sectionPath: string, body = 'Text.') => ({ sectionPath, body });
+    expect(holdsReference(at('제2장 > 제8조(신청 및 지급)'), '제8조')).toBe(true);
+    expect(holdsReference(at('제2장 > 제8조의2(특례)'), '제8조')).toBe(false);
+    expect(holdsReference(at('제2장 > 제18조(벌칙)'), '제8조')).toBe(false);
+    expect(holdsReference(at('4. Message Format > 4.2. Payload'), '4.2')).toBe(true);
+    expect(holdsReference(at('4. Message Format > 4.21. Other'), '4.2')).toBe(false);
+    expect(holdsReference(at('Standard', 'Section 4.2 Payload\nA receiver must accept 64 MiB.'), '4.2')).toBe(true);
+  });
+
+  it('is answered from that provision, whose title its body need not print, when a passage is it', () => {
+    const ans = composeExtractiveAnswer({ query: '제8조는 무엇을 규정하나요?', chunks: PASSAGES, asOf: null, today: '2025-06-15' });
+    expect(ans.text).toBe('2025년 6월 15일 기준: ① 출산장려금을 지급받으려는 사람은 자녀의 출생일부터 1년 이내에 신청서를 주소지 관할 읍·면·동장에게 제출하여야 한다. [1]');
+    expect(ans.citations.map((c) => c.chunkId)).toEqual(['a8']);
+    // Without a passage that is the provision, the best sentences answer as ever.
+    const other = composeExtractiveAnswer({ query: '제12조는 무엇을 규정하나요?', chunks: PASSAGES, asOf: null, today: '2025-06-15' });
+    expect(other.citations.map((c) => c.chunkId)).toContain('a4');
+  });
+
+  it("the provision's title, which its body does not print, leads to its first statement; another passage's section title leads nowhere", () => {
+    const extension = chunk('ext', 'An employee may request up to eight additional weeks. Requests go to People Operations.', { sectionPath: 'Parental Leave Policy > 5. Leave > 5.3 Unpaid extension' });
+    const ans = composeExtractiveAnswer({ query: 'What does section 5.3 say about the unpaid extension?', chunks: [extension], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(ans.text).toBe('As of 2025-06-15: An employee may request up to eight additional weeks. [1]');
+    // A passage may start anywhere in its section: its section's title says nothing of its first sentence.
+    const later = chunk('later', 'Gift cards cannot be exchanged for cash. Orders ship within two business days.', { sectionPath: 'Store > Refund period' });
+    expect(composeExtractiveAnswer({ query: 'What is the refund period for purchases?', chunks: [later], asOf: null, today: '2025-06-15' }).citations).toEqual([]);
+  });
+});
+
+describe('the words that name the document', () => {
+  const TITLE = 'Records Exchange Protocol (REP), Version 1.1';
+
+  it('are left out of the sentence match: they led to the document, and match its title page, not the answer', () => {
+    expect(withoutDocumentNames('What is the maximum message size in the records exchange protocol?', [TITLE])).toBe('What is the maximum message size in the');
+    // One word of a title is no name ("Apple's" in a question about Apple's 10-Q); a question of names only stays whole.
+    expect(withoutDocumentNames("What was Apple's net income?", ['Apple Inc. — Form 10-Q'])).toBe("What was Apple's net income?");
+    expect(withoutDocumentNames('What is the Records Exchange Protocol?', [TITLE])).toBe('What is the Records Exchange Protocol?');
+    // The title's words without what it calls the document name a subject, not the document.
+    expect(withoutDocumentNames('Can I split my parental leave?', ['Parental Leave Policy'])).toBe('Can I split my parental leave?');
+    expect(withoutDocumentNames('How long is leave under the parental leave policy?', ['Parental Leave Policy'])).toBe('How long is leave under the');
+    const passage = chunk('rep', 'This document specifies the Records Exchange Protocol, a protocol for exchanging records between organisations.\n4.2.2. Size Limits\nA receiver MUST accept payloads of up to 64 MiB.', { title: TITLE });
+    const ans = composeExtractiveAnswer({ query: 'What is the maximum message size in the records exchange protocol?', chunks: [passage], asOf: null, today: '2025-06-15' });
+    expect(ans.text).toBe('As of 2025-06-15: A receiver MUST accept payloads of up to 64 MiB. [1]');
   });
 });

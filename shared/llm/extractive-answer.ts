@@ -157,6 +157,13 @@ const QUESTION = /[?？][\s"'”’)\]]*$/u;
  * may request up to eight additional weeks").
  */
 const LEAD_SHARE: Readonly<Record<Exclude<Role, 'statement'>, number>> = { question: 0.9, heading: 0.8 };
+/**
+ * The share of a lead's match the statements after its first one get, up to the next lead: a
+ * section's later sentences are about its heading too, and an answer may run on ("Requests are
+ * approved unless the manager …" after "5.3 Unpaid extension" / "An employee may request …").
+ * Below the first's, so they come second unless they state what is asked.
+ */
+const FOLLOW_SHARE = 0.5;
 /** Fewer words than this after a question are an acknowledgement ("Sure.", "Yes."), not its answer. */
 const MIN_ANSWER_WORDS = 4;
 /** An FAQ's label before the answer to its question ("A.", "Answer:", "답:"): not quoted. */
@@ -230,13 +237,14 @@ export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'te
     if (cand.role === 'statement') return;
     const lead = matches[i];
     if (!lead || lead.coverage <= 0) return;
+    let share = LEAD_SHARE[cand.role];
     for (let j = i + 1; j < candidates.length; j++) {
       const next = candidates[j] as Pick<Candidate, 'chunk' | 'text' | 'role'>;
       if (next.chunk !== cand.chunk || next.role !== 'statement') return;
       if (wordCount(next.text) < MIN_ANSWER_WORDS) continue;
       const own = out[j] as Match;
-      out[j] = { score: Math.max(own.score, LEAD_SHARE[cand.role] * lead.score), coverage: Math.max(own.coverage, lead.coverage) };
-      return;
+      out[j] = { score: Math.max(own.score, share * lead.score), coverage: Math.max(own.coverage, lead.coverage) };
+      share = FOLLOW_SHARE;
     }
   });
   return out;

@@ -274,7 +274,7 @@ describe('a question in a passage is not an answer', () => {
     expect(ans.text).toBe('The documents found do not answer this question.');
   });
 
-  it("answerMatches: passes a question's or heading's match to the next statement of its passage only, never across another lead or a passage", () => {
+  it("answerMatches: passes a question's or heading's match to the statements after it in its passage, the first at its share and the rest at half, never across another lead or a passage", () => {
     const c = (chunk: number, text: string, role: 'statement' | 'question' | 'heading' = 'statement') => ({ chunk, text, role });
     const m = (score: number, coverage: number) => ({ score, coverage });
     const cands = [
@@ -295,7 +295,7 @@ describe('a question in a passage is not an answer', () => {
       [1, 1],
       [0, 0], // too short to be the answer
       [0.9, 1], // the answer: the question's match at 0.9
-      [0, 0], // only the first answering sentence
+      [0.5, 1], // a later sentence of the answer, at half
       [0.8, 0.5],
       [0.1, 0.1], // another passage
       [0.6, 0.5],

@@ -373,13 +373,15 @@ function clip(sentence: string): string {
 
 /**
  * Composes an answer from `chunks`: every sentence is scored against the question (date phrase
- * removed) as `0.9 · lexical score + 0.1 · passage rank share` (lexical: the reranker's matcher,
+ * and the words naming a passage's document removed, {@link withoutDocumentNames}) as
+ * `0.9 · lexical score + 0.1 · passage rank share` (lexical: the reranker's matcher,
  * Korean spacing-insensitive; rank share: 1 for the first passage down to ≈ 0 for the last); the
  * best `maxSentences` with some term coverage and at least 70% of the best score are quoted in
  * score order (ties: earlier passage, earlier sentence), repeats dropped, each followed by the
  * marker of its passage. A question or a heading in a passage is never quoted: the statement
  * after it is, with its match ({@link answerMatches}); so is a sentence stating the kind of thing
- * asked for ({@link ANSWER_KINDS}), preferred.
+ * asked for ({@link ANSWER_KINDS}), preferred. A question naming a provision by number is answered
+ * from the passages that are it, when there are any ({@link namedReferences}).
  */
 export function composeExtractiveAnswer(input: ExtractiveAnswerInput): ExtractiveAnswer {
   const maxSentences = Math.max(1, Math.floor(input.maxSentences ?? 3));

@@ -1,7 +1,7 @@
-import { createSeededRng, detectInstructionLike, rankCandidates, rerankHits, type InstructionLikeResult, type Reranker } from '../retrieval/index.ts';
+import { createSeededRng, detectInstructionLike, holdsReference, namedReferences, rankCandidates, rerankHits, type InstructionLikeResult, type RankedCandidate, type Reranker } from '../retrieval/index.ts';
 import { createLru } from '../lru.ts';
 import { sha256Hex } from '../domain/index.ts';
-import type { VectorStore } from '../store/index.ts';
+import type { HybridHit, VectorStore } from '../store/index.ts';
 import type { AgentDeps } from './deps.ts';
 
 /** Instruction-like verdicts kept per ranking (~10 MB at most: an id, cue names and a number each). */
@@ -35,8 +35,13 @@ export function createAgentRanking(deps: { reranker: Reranker; store: Pick<Vecto
     ]);
     const vectors = new Map<string, Float32Array | readonly number[]>(stored.map((c) => [c.chunk_id, c.vector]));
     for (const c of input.candidates) if (c.vector) vectors.set(c.chunk.chunk_id, c.vector);
-    return rankCandidates({
-      candidates: input.candidates.map((hit) => ({ hit, rerank: rerank.get(hit.chunk.chunk_id) ?? null, vector: vectors.get(hit.chunk.chunk_id) ?? null })),
+    // A provision the question names by number ("section 4.2", "제8조") is what it asks about,
+    // however many of its words the document's other sections share: it reranks as a full match
+    // and leads the ranking (of several documents' sections 6, the best-scored first).
+    const references = namedReferences(input.query);
+    const named = (hit: HybridHit): boolean => references.some((key) => holdsReference({ sectionPath: hit.chunk.section_path, body: hit.chunk.body }, key));
+    const ranked = rankCandidates({
+      candidates: input.candidates.map((hit) => ({ hit, rerank: named(hit) ? 1 : (rerank.get(hit.chunk.chunk_id) ?? null), vector: vectors.get(hit.chunk.chunk_id) ?? null })),
       keep: input.keep,
       intent: input.intent,
       queryVector: input.queryVector,
@@ -46,5 +51,13 @@ export function createAgentRanking(deps: { reranker: Reranker; store: Pick<Vecto
       // Seeded by the run: a trace can be replayed exactly.
       rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
     });
+    return references.length === 0 ? ranked : namedFirst(ranked, named);
   };
+}
+
+/** The ranking with the candidates `named` picks first, each group in its order; `rankAfter` renumbered. */
+export function namedFirst(ranked: readonly RankedCandidate[], named: (hit: HybridHit) => boolean): RankedCandidate[] {
+  const first = ranked.filter((r) => named(r.hit));
+  if (first.length === 0) return [...ranked];
+  return [...first, ...ranked.filter((r) => !named(r.hit))].map((r, i) => ({ ...r, terms: { ...r.terms, rankAfter: i + 1 } }));
 }

@@ -12,8 +12,6 @@ import {
   sanitizeModelAnswer,
   createDeltaStreamer,
   sentencePieces,
-  namedReferences,
-  holdsReference,
   type Llm,
   type AnswerChunk,
 } from '../llm/index.ts';
@@ -54,24 +52,6 @@ export function pathUnderTitle(title: string, sectionPath: string): string {
   let k = 0;
   while (k < parts.length && key(parts[k] as string) === key(title)) k++;
   return parts.slice(k).join(' > ');
-}
-
-/** Provisions named by number that join the answer's passages from below its cut, at most. */
-const MAX_NAMED_PROVISIONS = 3;
-
-/**
- * The passages an answer reads: the best `max` of the ranking, the last of them giving way to the
- * provisions the question names by number ("section 4.2", "제8조") that rank below the cut: a
- * document's other sections may share more of the question's words than the one it asks about.
- */
-export function answerPassages<T extends { hit: { chunk: Pick<StoredChunkWithoutVector, 'section_path' | 'body'> } }>(query: string, ranked: readonly T[], max: number): T[] {
-  const top = ranked.slice(0, max);
-  const references = namedReferences(query);
-  if (references.length === 0) return top;
-  const isNamed = (r: T): boolean => references.some((key) => holdsReference({ sectionPath: r.hit.chunk.section_path, body: r.hit.chunk.body }, key));
-  const below = ranked.slice(max).filter(isNamed).slice(0, MAX_NAMED_PROVISIONS);
-  if (below.length === 0 || top.some(isNamed)) return top;
-  return [...top.slice(0, Math.max(0, max - below.length)), ...below];
 }
 
 /** A stored chunk as a passage of the answer, under its document's title. */
@@ -178,7 +158,7 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     const streamWhole = (text: string) => {
       if (onDelta) for (const piece of sentencePieces(text)) onDelta(piece);
     };
-    const chunks: AnswerChunk[] = await Promise.all(answerPassages(query, ranked, max).map(async ({ hit: { chunk } }) => answerChunk(chunk, await options.titleOf(chunk.doc_id, chunk.version))));
+    const chunks: AnswerChunk[] = await Promise.all(ranked.slice(0, max).map(async ({ hit: { chunk } }) => answerChunk(chunk, await options.titleOf(chunk.doc_id, chunk.version))));
     const extractive = composeExtractiveAnswer({ query, chunks, asOf, today, qualifier: qualifier ?? null, maxWords: MAX_ANSWER_WORDS });
     const guard: AnswerGuard = { withheld: extractive.withheld };
     // The validator found no passage of the documents asked about that fits: no quote, no citation.

@@ -12,7 +12,7 @@ import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { looksLikeTitle } from '../sectionize/index.ts';
-import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery } from '../retrieval/index.ts';
+import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, namedReferences, holdsReference } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
 export interface AnswerChunk {
@@ -316,29 +316,6 @@ export function withoutDocumentNames(question: string, titles: readonly string[]
 const STOP_WORDS = new Set(['what', 'which', 'who', 'how', 'when', 'where', 'why', 'is', 'are', 'was', 'were', 'does', 'do', 'did', 'the', 'a', 'an', 'in', 'of', 'on', 'for', 'to', 'say', 'says', 'about']);
 
 /**
- * The provisions a question names by number: a Korean article ("제8조", "제 8 조의2"), an article,
- * section, clause or paragraph ("Article 12", "Section 4.2", "§ 3"; not "Section 10b"). Keys as
- * {@link holdsReference} reads them.
- */
-export function namedReferences(question: string): string[] {
-  const out = new Set<string>();
-  for (const m of question.matchAll(/제\s?(\d+)\s?조(?:\s?의\s?(\d+))?/gu)) out.add(`제${m[1]}조${m[2] ? `의${m[2]}` : ''}`);
-  for (const m of question.matchAll(/(?:\b(?:article|section|clause|paragraph)\s+|§\s*)(\d+(?:\.\d+)*)(?![\d.]*\d|\p{L})/giu)) out.add(m[1] as string);
-  return [...out];
-}
-
-/**
- * Whether a passage is the provision a key names: its section path, or the start of its body,
- * holds it as a heading does ("제8조(신청 및 지급)", "4.2. Payload", "Section 4.2 Payload").
- */
-export function holdsReference(passage: Pick<AnswerChunk, 'sectionPath' | 'body'>, key: string): boolean {
-  const heads = [...passage.sectionPath.split(' > '), passage.body.trimStart().split('\n')[0] ?? ''].map((h) => h.replace(/\s+/gu, ''));
-  if (key.startsWith('제')) return heads.some((h) => h.startsWith(key) && !/^의/u.test(h.slice(key.length)) && !/^\d/u.test(h.slice(key.length)));
-  const num = key.replace(/\./gu, '\\.');
-  return heads.some((h) => new RegExp(`^(?:(?:article|section|clause|paragraph)|§)?${num}(?:\\.|\\)|[^\\d.]|$)`, 'iu').test(h));
-}
-
-/**
  * The title of a passage's own section when its body does not start with it: the last part of its
  * section path, unless that is the preamble (text before the first heading) or only the document's title.
  */
@@ -393,8 +370,10 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const dateQualifier = input.qualifier || formatDateQualifier(input.asOf ?? input.today, lang);
 
   // A question naming a provision ("제8조는 …", "section 4.2") is answered from that provision, when found.
+  // A provision is one document's: the best-ranked passage that is one says which.
   const references = namedReferences(question);
-  const named = new Set(input.chunks.flatMap((chunk, c) => (references.some((r) => holdsReference(chunk, r)) ? [c] : [])));
+  const provisions = input.chunks.flatMap((chunk, c) => (references.some((r) => holdsReference(chunk, r)) ? [c] : []));
+  const named = new Set(provisions.filter((c) => input.chunks[c]?.docId === input.chunks[provisions[0] ?? -1]?.docId));
   const candidates: Candidate[] = [];
   const withheld: ExtractiveAnswer['withheld'] = [];
   input.chunks.forEach((chunk, c) => {

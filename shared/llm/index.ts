@@ -18,8 +18,6 @@ export { buildAnswerPrompt, citationNumbers, encodeData, PASSAGES_CLOSE, PASSAGE
 export {
   composeExtractiveAnswer,
   formatDateQualifier,
-  holdsReference,
-  namedReferences,
   type AnswerChunk,
   type Citation,
   type ExtractiveAnswer,

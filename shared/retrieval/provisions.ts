@@ -1,0 +1,28 @@
+/**
+ * Provisions named by number: "제8조", "Section 4.2", "§ 3" in a question, and whether a passage
+ * is that provision by its section path or first line. What a question naming one asks about is
+ * that provision, whatever else shares its words. Pure.
+ */
+
+/**
+ * The provisions a question names by number: a Korean article ("제8조", "제 8 조의2"), an article,
+ * section, clause or paragraph ("Article 12", "Section 4.2", "§ 3"; not "Section 10b"). Keys as
+ * {@link holdsReference} reads them.
+ */
+export function namedReferences(question: string): string[] {
+  const out = new Set<string>();
+  for (const m of question.matchAll(/제\s?(\d+)\s?조(?:\s?의\s?(\d+))?/gu)) out.add(`제${m[1]}조${m[2] ? `의${m[2]}` : ''}`);
+  for (const m of question.matchAll(/(?:\b(?:article|section|clause|paragraph)\s+|§\s*)(\d+(?:\.\d+)*)(?![\d.]*\d|\p{L})/giu)) out.add(m[1] as string);
+  return [...out];
+}
+
+/**
+ * Whether a passage is the provision a key names: its section path, or the start of its body,
+ * holds it as a heading does ("제8조(신청 및 지급)", "4.2. Payload", "Section 4.2 Payload").
+ */
+export function holdsReference(passage: { sectionPath: string; body: string }, key: string): boolean {
+  const heads = [...passage.sectionPath.split(' > '), passage.body.trimStart().split('\n')[0] ?? ''].map((h) => h.replace(/\s+/gu, ''));
+  if (key.startsWith('제')) return heads.some((h) => h.startsWith(key) && !/^의/u.test(h.slice(key.length)) && !/^\d/u.test(h.slice(key.length)));
+  const num = key.replace(/\./gu, '\\.');
+  return heads.some((h) => new RegExp(`^(?:(?:article|section|clause|paragraph)|§)?${num}(?:\\.|\\)|[^\\d.]|$)`, 'iu').test(h));
+}

@@ -370,10 +370,12 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const dateQualifier = input.qualifier || formatDateQualifier(input.asOf ?? input.today, lang);
 
   // A question naming a provision ("제8조는 …", "section 4.2") is answered from that provision, when found.
-  // A provision is one document's: the best-ranked passage that is one says which.
+  // A provision is one document's: the best-ranked passage that is one says which. A table is not
+  // quoted (below): when the provision is printed as one, the other passages answer as ever.
   const references = namedReferences(question);
   const provisions = input.chunks.flatMap((chunk, c) => (references.some((r) => holdsReference(chunk, r)) ? [c] : []));
-  const named = new Set(provisions.filter((c) => input.chunks[c]?.docId === input.chunks[provisions[0] ?? -1]?.docId));
+  const provision = input.chunks[provisions[0] ?? -1];
+  const named = new Set(provision?.table ? [] : provisions.filter((c) => input.chunks[c]?.docId === provision?.docId));
   const candidates: Candidate[] = [];
   const withheld: ExtractiveAnswer['withheld'] = [];
   input.chunks.forEach((chunk, c) => {

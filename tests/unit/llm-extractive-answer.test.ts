@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DocTable } from '../../shared/domain/index.ts';
 import { answerMatches, isRunOnCells, shortQualifier, withoutDocumentNames, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -348,9 +349,15 @@ describe('a question naming a provision', () => {
     const ans = composeExtractiveAnswer({ query: '제8조는 무엇을 규정하나요?', chunks: PASSAGES, asOf: null, today: '2025-06-15' });
     expect(ans.text).toBe('2025년 6월 15일 기준: ① 출산장려금을 지급받으려는 사람은 자녀의 출생일부터 1년 이내에 신청서를 주소지 관할 읍·면·동장에게 제출하여야 한다. [1]');
     expect(ans.citations.map((c) => c.chunkId)).toEqual(['a8']);
-    // Without a passage that is the provision, the best sentences answer as ever.
+    // Without a passage that is the provision, the best sentences answer as ever; so they do when
+    // it is a table, which is never quoted.
     const other = composeExtractiveAnswer({ query: '제12조는 무엇을 규정하나요?', chunks: PASSAGES, asOf: null, today: '2025-06-15' });
     expect(other.citations.map((c) => c.chunkId)).toContain('a4');
+    const table: DocTable = { title: '', columns: ['금액'], rows: [], unit: null, scale: null, pageStart: 2, pageEnd: 2 };
+    const weak = law('weak', '제1장 총칙', '신청에 관한 사항은 조례로 정한다.');
+    const strong = law('strong', '제3장 보칙', '신청 기한은 출생일부터 1년 이내이다.');
+    const asTable = composeExtractiveAnswer({ query: '제8조의 신청 기한은 언제인가요?', chunks: [{ ...PASSAGES[1]!, table }, weak, strong], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(asTable.citations.map((c) => c.chunkId)).toEqual(['strong']);
   });
 
   it("the provision's title, which its body does not print, leads to its first statement; another passage's section title leads nowhere", () => {

@@ -16,12 +16,19 @@ export function namedReferences(question: string): string[] {
   return [...out];
 }
 
+/** A body's first line that reads as a heading: a dozen words at most, not ending as a sentence does. */
+function headingLine(body: string): string[] {
+  const first = body.trimStart().split('\n')[0]?.trim() ?? '';
+  return first !== '' && first.split(/\s+/u).length <= 12 && !/[.!?。]$|다$/u.test(first) ? [first] : [];
+}
+
 /**
- * Whether a passage is the provision a key names: its section path, or the start of its body,
- * holds it as a heading does ("제8조(신청 및 지급)", "4.2. Payload", "Section 4.2 Payload").
+ * Whether a passage is the provision a key names: its section path, or its body's first line when
+ * that reads as a heading, holds it as a heading does ("제8조(신청 및 지급)", "4.2. Payload",
+ * "Section 4.2 Payload"; not "4.2 million customers were served.").
  */
 export function holdsReference(passage: { sectionPath: string; body: string }, key: string): boolean {
-  const heads = [...passage.sectionPath.split(' > '), passage.body.trimStart().split('\n')[0] ?? ''].map((h) => h.replace(/\s+/gu, ''));
+  const heads = [...passage.sectionPath.split(' > '), ...headingLine(passage.body)].map((h) => h.replace(/\s+/gu, ''));
   if (key.startsWith('제')) return heads.some((h) => h.startsWith(key) && !/^의/u.test(h.slice(key.length)) && !/^\d/u.test(h.slice(key.length)));
   const num = key.replace(/\./gu, '\\.');
   return heads.some((h) => new RegExp(`^(?:(?:article|section|clause|paragraph)|§)?${num}(?:\\.|\\)|[^\\d.]|$)`, 'iu').test(h));

@@ -18,5 +18,7 @@ describe('named provisions', () => {
     expect(holdsReference(at('4. Message Format > 4.2. Payload'), '4.2')).toBe(true);
     expect(holdsReference(at('4. Message Format > 4.21. Other'), '4.2')).toBe(false);
     expect(holdsReference(at('Standard', 'Section 4.2 Payload\nA receiver must accept 64 MiB.'), '4.2')).toBe(true);
+    // A first line that is a sentence is no heading, whatever number it starts with.
+    expect(holdsReference(at('Results', '4.2 million customers were served in the quarter.\nMore followed.'), '4.2')).toBe(false);
   });
 });

@@ -1,0 +1,118 @@
+/**
+ * What a passage's sentences are and what a question asks for, read by the extractive answerer:
+ * the kinds of statement a question asks for (an amount, a time, who decides), a heading or an
+ * entry of a table of contents rather than a sentence, a table run into one line, and the words of
+ * a question that only name a document. Pure.
+ */
+import { looksLikeTitle } from '../sectionize/index.ts';
+
+/**
+ * The kinds of statement a question can ask for: `asks` reads the question, `states` a sentence.
+ * Korean has no word boundaries a regex knows (`\b` is ASCII), so its words stand alone.
+ */
+export const ANSWER_KINDS: readonly {
+  asks: RegExp;
+  states: RegExp;
+  /** A short line stating it is a table's row, not a heading. */
+  row: boolean;
+  /** Only a sentence stating it answers at all (the others weigh less: see extractive-answer.ts). */
+  required?: boolean;
+}[] = [
+  {
+    // Amounts, rates, limits, changes or results over periods.
+    asks: /\b(?:how\s+much|how\s+many|how\s+(?:large|big)|maximum|minimum|limits?|size|capacity|threshold|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
+    states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만|[KMGT]i?B\b|bytes?\b|characters\b)/iu,
+    row: true,
+  },
+  {
+    // A deadline, a period or a date.
+    asks: /\b(?:when|how\s+(?:long|soon|often)|by\s+what\s+date|deadline|time\s+limit|within\s+how|how\s+many\s+(?:hours|days|weeks|months|years))\b|언제|기한|기간|며칠|몇\s*(?:시간|일|주|개월|달|년)|얼마\s*(?:동안|만에|나\s*걸)/iu,
+    states:
+      /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)\s*(?:\(\d+\)\s*)?(?:[a-z-]+\s+)?(?:hours?|days?|weeks?|months?|years?)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\d+\s*(?:시간|일|주일?|개월|달|년)(?:\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?/iu,
+    row: true,
+  },
+  {
+    // Who approves, decides or answers for something: a rule names a role or a body, not a person.
+    asks: /\bwho(?:m|se)?\b.*\b(?:approv\w*|decid\w*|decision|authori[sz]\w*|sign\w*|review\w*|responsib\w*|accountable|in\s+charge|confirm\w*|grant\w*|permi\w*)|\b(?:approv\w*|decid\w*|authori[sz]\w*|sign\w*|review\w*|grant\w*)\b.*\bwho(?:m|se)?\b|(?:누가|누구|어느\s*(?:부서|기관|팀)).*(?:승인|결정|결재|허가|허락|책임|담당|검토|확인|서명)|(?:승인|결정|결재|허가|허락|책임|담당|검토|확인|서명).*(?:누가|누구|권자)/iu,
+    states:
+      /\b(?:manager|supervisor|director|head\s+of|committee|board|department|team\s+lead(?:er)?|people\s+operations|human\s+resources|officer|chief|ceo|cfo|president|administrator|owner)s?\b|팀장|부서장|본부장|실장|센터장|인사팀|인사부|총무팀|대표이사|대표자|위원회|책임자|관리자|담당자|승인권자|결재권자|사업주|장관|청장|시장|군수|구청장/iu,
+    // "Manager approval" over its section is a heading.
+    row: false,
+    required: true,
+  },
+];
+
+/** Ends as a sentence does: a full stop, a question or exclamation mark, a colon, a Korean ending. */
+const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
+
+/** A heading or title line rather than a sentence: a few words, no sentence-ending mark. */
+export function isHeadingFragment(text: string): boolean {
+  return !SENTENCE_END.test(text) && (text.split(/\s+/u).length <= 8 || isContentsEntry(text));
+}
+
+/**
+ * An entry of a table of contents: a title followed by its page number ("Management's Discussion
+ * and Analysis of Financial Condition and Results of Operations 15"), however long the title.
+ */
+function isContentsEntry(text: string): boolean {
+  const entry = /^(.*\p{L}.*?)(?:\s*\.{2,})?\s+\d{1,3}$/u.exec(text);
+  return entry !== null && looksLikeTitle(entry[1] as string, 24, 200) && !/[$€£¥₩%]/u.test(text);
+}
+
+/** States an amount or a time limit: a short line that does ("Unpaid extension up to 8 weeks") is a table's row, not a heading. */
+export function statesFact(text: string): boolean {
+  return ANSWER_KINDS.some((kind) => kind.row && kind.states.test(text));
+}
+
+/**
+ * A table whose rows were printed as one line of text (one the extraction did not read as a
+ * table): many words, several numbers, and no sentence ending. Quoted, it reads as run-on cells
+ * ("Component Duration Pay Paid parental leave 16 weeks 100% …") that state no figure as an answer;
+ * so are fields set apart by printed bars.
+ */
+export function isRunOnCells(text: string): boolean {
+  // Fields set apart by printed bars: a masthead ("인사팀 | 제정 2022. 5. 2. | 시행 2024. 3. 1."), a row.
+  if ((text.match(/\s[|｜]\s/gu)?.length ?? 0) >= 2) return true;
+  if (SENTENCE_END.test(text) || text.split(/\s+/u).length <= 12) return false;
+  return (text.match(/\d+(?:[.,]\d+)*/gu)?.length ?? 0) >= 3;
+}
+
+/**
+ * The question less the words that name a passage's document ("in the records exchange protocol"
+ * of a document titled "Records Exchange Protocol (REP), Version 1.1"): runs of two or more words
+ * that all stand in one title and hold what it calls the document ("protocol", "policy"). They led
+ * to the document; within it they match its title page and preamble, not the answer. The question
+ * is kept whole when nothing else would be left.
+ */
+export function withoutDocumentNames(question: string, titles: readonly string[]): string {
+  const key = (w: string): string => w.toLowerCase().replace(/['’]s$/u, '').replace(/[^\p{L}\p{N}]+/gu, '');
+  const words = question.split(/\s+/u).filter((w) => w !== '');
+  const named = new Array<boolean>(words.length).fill(false);
+  for (const title of titles) {
+    const inTitle = new Set(title.split(/[\s\-–—·,:()]+/u).map(key).filter((w) => w !== ''));
+    // What the title calls the document: the last word of its first part ("Protocol" in "Records
+    // Exchange Protocol (REP), Version 1.1"). "my parental leave" names a subject, not the policy.
+    const head = key(title.split(/\s*[,(:—–]\s*|\s+-\s+/u)[0]?.trim().split(/\s+/u).at(-1) ?? '');
+    for (let i = 0; i < words.length; ) {
+      let j = i;
+      while (j < words.length && key(words[j] as string) !== '' && inTitle.has(key(words[j] as string))) j++;
+      if (j - i >= 2 && words.slice(i, j).some((w) => key(w) === head)) for (let k = i; k < j; k++) named[k] = true;
+      i = Math.max(j, i + 1);
+    }
+  }
+  const rest = words.filter((w, i) => !named[i] && /[\p{L}\p{N}]/u.test(w));
+  return rest.some((w) => !STOP_WORDS.has(key(w))) ? words.filter((_, i) => !named[i]).join(' ') : question;
+}
+
+/** Question words that say nothing of what is asked: a question of only these and names is kept whole. */
+const STOP_WORDS = new Set(['what', 'which', 'who', 'how', 'when', 'where', 'why', 'is', 'are', 'was', 'were', 'does', 'do', 'did', 'the', 'a', 'an', 'in', 'of', 'on', 'for', 'to', 'say', 'says', 'about']);
+
+/**
+ * The title of a passage's own section when its body does not start with it: the last part of its
+ * section path, unless that is the preamble (text before the first heading) or only the document's title.
+ */
+export function sectionTitle(chunk: { sectionPath: string; body: string; title: string }): string | null {
+  const title = chunk.sectionPath.split(' > ').at(-1)?.trim() ?? '';
+  if (title === '' || title === 'Preamble' || title === chunk.title) return null;
+  return chunk.body.trimStart().startsWith(title) ? null : title;
+}

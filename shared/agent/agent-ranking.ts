@@ -1,4 +1,4 @@
-import { createSeededRng, detectInstructionLike, holdsReference, namedReferences, rankCandidates, rerankHits, type InstructionLikeResult, type RankedCandidate, type Reranker } from '../retrieval/index.ts';
+import { createSeededRng, detectInstructionLike, provisionMatcher, rankCandidates, rerankHits, type InstructionLikeResult, type RankedCandidate, type Reranker } from '../retrieval/index.ts';
 import { createLru } from '../lru.ts';
 import { sha256Hex } from '../domain/index.ts';
 import type { HybridHit, VectorStore } from '../store/index.ts';
@@ -38,8 +38,8 @@ export function createAgentRanking(deps: { reranker: Reranker; store: Pick<Vecto
     // A provision the question names by number ("section 4.2", "제8조") is what it asks about,
     // however many of its words the document's other sections share: it reranks as a full match
     // and leads the ranking (of several documents' sections 6, the best-scored first).
-    const references = namedReferences(input.query);
-    const named = (hit: HybridHit): boolean => references.some((key) => holdsReference({ sectionPath: hit.chunk.section_path, body: hit.chunk.body }, key));
+    const provision = provisionMatcher(input.query);
+    const named = (hit: HybridHit): boolean => provision !== null && provision({ sectionPath: hit.chunk.section_path, body: hit.chunk.body });
     const ranked = rankCandidates({
       candidates: input.candidates.map((hit) => ({ hit, rerank: named(hit) ? 1 : (rerank.get(hit.chunk.chunk_id) ?? null), vector: vectors.get(hit.chunk.chunk_id) ?? null })),
       keep: input.keep,
@@ -51,7 +51,7 @@ export function createAgentRanking(deps: { reranker: Reranker; store: Pick<Vecto
       // Seeded by the run: a trace can be replayed exactly.
       rng: createSeededRng(Number.parseInt(sha256Hex(input.runId).slice(0, 8), 16)),
     });
-    return references.length === 0 ? ranked : namedFirst(ranked, named);
+    return provision === null ? ranked : namedFirst(ranked, named);
   };
 }
 

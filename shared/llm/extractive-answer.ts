@@ -12,7 +12,7 @@ import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { ANSWER_KINDS, isHeadingFragment, isRunOnCells, sectionTitle, statesFact, withoutDocumentNames } from './answer-sentences.ts';
-import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, namedReferences, holdsReference } from '../retrieval/index.ts';
+import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
 export interface AnswerChunk {
@@ -248,7 +248,7 @@ function clip(sentence: string): string {
  * marker of its passage. A question or a heading in a passage is never quoted: the statement
  * after it is, with its match ({@link answerMatches}); so is a sentence stating the kind of thing
  * asked for ({@link ANSWER_KINDS}), preferred. A question naming a provision by number is answered
- * from the passages that are it, when there are any ({@link namedReferences}).
+ * from the passages that are it, when there are any ({@link provisionMatcher}).
  */
 export function composeExtractiveAnswer(input: ExtractiveAnswerInput): ExtractiveAnswer {
   const maxSentences = Math.max(1, Math.floor(input.maxSentences ?? 3));
@@ -262,8 +262,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   // A question naming a provision ("제8조는 …", "section 4.2") is answered from that provision, when found.
   // A provision is one document's: the best-ranked passage that is one says which. A table is not
   // quoted (below): when the provision is printed as one, the other passages answer as ever.
-  const references = namedReferences(question);
-  const provisions = input.chunks.flatMap((chunk, c) => (references.some((r) => holdsReference(chunk, r)) ? [c] : []));
+  const isProvision = provisionMatcher(question);
+  const provisions = isProvision ? input.chunks.flatMap((chunk, c) => (isProvision(chunk) ? [c] : [])) : [];
   const provision = input.chunks[provisions[0] ?? -1];
   const named = new Set(provision?.table ? [] : provisions.filter((c) => input.chunks[c]?.docId === provision?.docId));
   const candidates: Candidate[] = [];

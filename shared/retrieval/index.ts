@@ -141,4 +141,4 @@ export { scaledAlphas } from './alpha.ts';
 
 export { createDocumentDirectory } from './document-directory.ts';
 export { broadEvidenceDocs } from './routed-search.ts';
-export { holdsReference, namedReferences } from './provisions.ts';
+export { provisionMatcher } from './provisions.ts';

@@ -22,14 +22,36 @@ function headingLine(body: string): string[] {
   return first !== '' && first.split(/\s+/u).length <= 12 && !/[.!?。]$|다$/u.test(first) ? [first] : [];
 }
 
+/** The headings a passage is filed under, spaces taken out: its section path, and its body's first line when that reads as one. */
+function headsOf(passage: { sectionPath: string; body: string }): string[] {
+  return [...passage.sectionPath.split(' > '), ...headingLine(passage.body)].map((h) => h.replace(/\s+/gu, ''));
+}
+
+/** Whether a heading (spaces taken out) names the provision a key names, compiled once per key. */
+function headingNames(key: string): (head: string) => boolean {
+  if (key.startsWith('제')) return (h) => h.startsWith(key) && !/^의/u.test(h.slice(key.length)) && !/^\d/u.test(h.slice(key.length));
+  const re = new RegExp(`^(?:(?:article|section|clause|paragraph)|§)?${key.replace(/\./gu, '\\.')}(?:\\.|\\)|[^\\d.]|$)`, 'iu');
+  return (h) => re.test(h);
+}
+
 /**
  * Whether a passage is the provision a key names: its section path, or its body's first line when
  * that reads as a heading, holds it as a heading does ("제8조(신청 및 지급)", "4.2. Payload",
  * "Section 4.2 Payload"; not "4.2 million customers were served.").
  */
 export function holdsReference(passage: { sectionPath: string; body: string }, key: string): boolean {
-  const heads = [...passage.sectionPath.split(' > '), ...headingLine(passage.body)].map((h) => h.replace(/\s+/gu, ''));
-  if (key.startsWith('제')) return heads.some((h) => h.startsWith(key) && !/^의/u.test(h.slice(key.length)) && !/^\d/u.test(h.slice(key.length)));
-  const num = key.replace(/\./gu, '\\.');
-  return heads.some((h) => new RegExp(`^(?:(?:article|section|clause|paragraph)|§)?${num}(?:\\.|\\)|[^\\d.]|$)`, 'iu').test(h));
+  return headsOf(passage).some(headingNames(key));
+}
+
+/**
+ * Whether a passage is a provision the question names ({@link holdsReference} for each of its
+ * {@link namedReferences}, the keys compiled once), or null when it names none.
+ */
+export function provisionMatcher(question: string): ((passage: { sectionPath: string; body: string }) => boolean) | null {
+  const tests = namedReferences(question).map(headingNames);
+  if (tests.length === 0) return null;
+  return (passage) => {
+    const heads = headsOf(passage);
+    return tests.some((names) => heads.some(names));
+  };
 }

@@ -9,7 +9,7 @@ import { looksLikeTitle } from '../sectionize/index.ts';
 import { captionFacts, isCaption, namesScale } from './caption.ts';
 import { clusterColumns, type Column, type PlacedPiece } from './columns.ts';
 import { mergeContinuations } from './continuation.ts';
-import { columnHeaders } from './header.ts';
+import { columnHeaders, namesPeriod } from './header.ts';
 import { readLine, type ReadLine, type SourceLine } from './pieces.ts';
 import { readRows } from './rows.ts';
 import type { DetectedTable, TableDraft } from './table-draft.ts';
@@ -126,7 +126,7 @@ function isCapitalTitle(r: ReadLine): boolean {
     r.pieces.length === 1 &&
     /\p{Lu}[\p{Lu}'’&,-]*\s+\p{Lu}/u.test(text) &&
     !/\p{Ll}|\p{N}/u.test(text) &&
-    !/\b(?:MONTHS?|WEEKS?|YEARS?|QUARTERS?|ENDED|ENDING|AS OF|PERIOD)\b/u.test(text) &&
+    !namesPeriod(text) &&
     !isCaption(text)
   );
 }

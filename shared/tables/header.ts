@@ -20,6 +20,11 @@ export interface HeaderText {
 // Ended September 30,"): it heads each column of its band, before the column's own text.
 const PERIOD = /\b(?:months?|weeks?|years?|quarters?|ended|ending|as\s+of|period)\b|,$/iu;
 
+/** Whether header text names a period, or part of one ("Three Months Ended", "March 31,"). */
+export function namesPeriod(text: string): boolean {
+  return PERIOD.test(text);
+}
+
 // Header text that names a period without its year or length alone ("March 31,", "Three Months
 // Ended"), printed once over the columns it applies to.
 const SPANNING = /^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?|(?:three|six|nine|twelve)\s+months\s+ended|(?:fiscal\s+)?(?:quarter|year|years)\s+ended)$/iu;
@@ -69,7 +74,7 @@ export function columnHeaders(lines: readonly ReadLine[], columns: readonly Colu
     let prefix = '';
     for (const s of stub) {
       const text = s.piece.text;
-      if (!isCaption(text) && PERIOD.test(text)) prefix = prefix ? `${prefix} ${text}` : text;
+      if (!isCaption(text) && namesPeriod(text)) prefix = prefix ? `${prefix} ${text}` : text;
       else captions.push(text);
     }
     const used = new Set<BandPiece>();

@@ -8,43 +8,13 @@ import { createAnswerer, pathUnderTitle } from '../../shared/agent/compose-answe
 import type { RankedCandidate } from '../../shared/retrieval/rank.ts';
 import { formatAnswer } from '../../apps/cli/commands/query.ts';
 import { sourcesFootnote } from '../../apps/gateway/chat-format.ts';
+import { hybridHit, storedChunk } from '../helpers/hybrid-hits.ts';
 
 const TITLE = 'Employee Benefits FAQ';
 
 function ranked(sectionPath: string, body: string): RankedCandidate {
-  return {
-    hit: {
-      chunk: {
-        chunk_id: '00000000-0000-5000-8000-000000000001',
-        doc_id: 'doc-faq',
-        version: 'a'.repeat(64),
-        section: sectionPath.split(' > ').at(-1) ?? '',
-        section_path: sectionPath,
-        body,
-        embedding_text: body,
-        page_start: 2,
-        page_end: 2,
-        chunk_index: 0,
-        total_chunks: 1,
-        token_count: 20,
-        entities: [],
-        valid_from: null,
-        valid_to: null,
-        doc_type: 'policy',
-        jurisdiction: 'US',
-        lang: 'en',
-        created_at: '2025-01-01T00:00:00.000Z',
-        updated_at: '2025-01-01T00:00:00.000Z',
-      },
-      score: 1,
-      keywordScore: 1,
-      vectorScore: 1,
-      bm25: 1,
-      cosine: 1,
-      vector: new Float32Array(8),
-    },
-    terms: {} as RankedCandidate['terms'],
-  };
+  const chunk = storedChunk({ chunk_id: '00000000-0000-5000-8000-000000000001', doc_id: 'doc-faq', section_path: sectionPath, body, page_start: 2, page_end: 2 });
+  return { hit: hybridHit(chunk, 1, { bm25: 1, vector: new Float32Array(8) }), terms: {} as RankedCandidate['terms'] };
 }
 
 describe('a citation’s place', () => {

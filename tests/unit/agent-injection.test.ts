@@ -15,6 +15,7 @@ import type { Llm } from '../../shared/llm/llm.ts';
 import { createLexicalReranker, planQuery, understandQuery } from '../../shared/retrieval/index.ts';
 import type { HybridHit } from '../../shared/store/vector-store.ts';
 import { startFakeChatServer, type FakeChatServer } from '../contract/llm.fake-server.ts';
+import { hybridHit, storedChunk } from '../helpers/hybrid-hits.ts';
 
 const INJECT_ID = '00000000-0000-5000-8000-000000000001';
 const HONEST_ID = '00000000-0000-5000-8000-000000000002';
@@ -40,36 +41,8 @@ const CORPUS: Array<{ id: string; doc: string; body: string; score: number }> = 
 function hit(c: (typeof CORPUS)[number], i: number): HybridHit {
   const vector = new Float32Array(8);
   vector[i] = 1;
-  return {
-    chunk: {
-      chunk_id: c.id,
-      doc_id: c.doc,
-      version: 'a'.repeat(64),
-      section: 'refunds',
-      section_path: 'Store > Refunds',
-      body: c.body,
-      embedding_text: c.body,
-      page_start: 1,
-      page_end: 1,
-      chunk_index: i,
-      total_chunks: CORPUS.length,
-      token_count: 20,
-      entities: [],
-      valid_from: null,
-      valid_to: null,
-      doc_type: 'policy',
-      jurisdiction: 'US',
-      lang: 'en',
-      created_at: '2025-01-01T00:00:00.000Z',
-      updated_at: '2025-01-01T00:00:00.000Z',
-    },
-    score: c.score,
-    keywordScore: c.score,
-    vectorScore: c.score,
-    bm25: 1,
-    cosine: c.score,
-    vector,
-  };
+  const chunk = storedChunk({ chunk_id: c.id, doc_id: c.doc, section: 'refunds', section_path: 'Store > Refunds', body: c.body, chunk_index: i, total_chunks: CORPUS.length });
+  return hybridHit(chunk, c.score, { bm25: 1, vector });
 }
 
 /** The real ranking (lexical reranker, priors, penalty, MMR) and answerer over `corpus`. */

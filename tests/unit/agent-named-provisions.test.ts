@@ -6,41 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { createAgentRanking } from '../../shared/agent/agent-ranking.ts';
 import { createLexicalReranker } from '../../shared/retrieval/index.ts';
 import type { HybridHit } from '../../shared/store/index.ts';
+import { hybridHit, storedChunk } from '../helpers/hybrid-hits.ts';
 
 describe('the agent’s ranking of a named provision', () => {
   const hit = (id: number, section_path: string, body: string, score: number): HybridHit => {
     const vector = new Float32Array(8);
     vector[id] = 1;
-    return {
-      chunk: {
-        chunk_id: `00000000-0000-5000-8000-00000000000${id}`,
-        doc_id: 'doc-rep',
-        version: 'a'.repeat(64),
-        section: section_path.split(' > ').at(-1) ?? '',
-        section_path,
-        body,
-        embedding_text: body,
-        page_start: 1,
-        page_end: 1,
-        chunk_index: id,
-        total_chunks: 3,
-        token_count: 20,
-        entities: [],
-        valid_from: null,
-        valid_to: null,
-        doc_type: 'standard',
-        jurisdiction: 'INT',
-        lang: 'en',
-        created_at: '2025-01-01T00:00:00.000Z',
-        updated_at: '2025-01-01T00:00:00.000Z',
-      },
-      score,
-      keywordScore: score,
-      vectorScore: score,
-      bm25: 1,
-      cosine: score,
-      vector,
-    };
+    const chunk = storedChunk({ chunk_id: `00000000-0000-5000-8000-00000000000${id}`, doc_id: 'doc-rep', section_path, body, chunk_index: id, total_chunks: 3, doc_type: 'standard', jurisdiction: 'INT' });
+    return hybridHit(chunk, score, { bm25: 1, vector });
   };
   const CANDIDATES = [
     hit(1, '1. Introduction', 'The records exchange protocol moves records between organisations with their metadata.', 1),

@@ -6,6 +6,7 @@ import { detectInstructionLike } from '../../shared/retrieval/instruction-like.t
 import { createSeededRng } from '../../shared/retrieval/priors.ts';
 import { DEFAULT_INSTRUCTION_PENALTY, rankCandidates, type RankCandidate } from '../../shared/retrieval/rank.ts';
 import type { HybridHit } from '../../shared/store/vector-store.ts';
+import { hybridHit, storedChunk } from '../helpers/hybrid-hits.ts';
 
 const SOURCES = path.resolve(import.meta.dirname, '../../examples/sources');
 
@@ -105,35 +106,8 @@ describe('detectInstructionLike', () => {
 });
 
 function hit(id: string, score: number, body: string): HybridHit {
-  return {
-    chunk: {
-      chunk_id: id,
-      doc_id: `doc-${id}`,
-      version: 'v'.repeat(64),
-      section: 'refunds',
-      section_path: 'Doc > Refunds',
-      body,
-      embedding_text: body,
-      page_start: 1,
-      page_end: 1,
-      chunk_index: 0,
-      total_chunks: 1,
-      token_count: 10,
-      entities: [],
-      valid_from: null,
-      valid_to: null,
-      doc_type: 'policy',
-      jurisdiction: 'US',
-      lang: 'en',
-      created_at: '2025-01-01T00:00:00.000Z',
-      updated_at: '2025-01-01T00:00:00.000Z',
-    },
-    score,
-    keywordScore: score,
-    vectorScore: score,
-    bm25: null,
-    cosine: null,
-  };
+  const chunk = storedChunk({ chunk_id: id, doc_id: `doc-${id}`, version: 'v'.repeat(64), section: 'refunds', section_path: 'Doc > Refunds', body, token_count: 10 });
+  return hybridHit(chunk, score, { bm25: null, cosine: null });
 }
 
 describe('rankCandidates and instruction-like passages', () => {

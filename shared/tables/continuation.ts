@@ -33,7 +33,8 @@ function continues(prev: TableDraft, next: TableDraft, read: readonly ReadLine[]
   // Its own header, caption or title must be the first part's again (or absent).
   if (b.columns.some((c) => c !== '') && !sameList(a.columns, b.columns)) return false;
   if (next.detected.caption.length > 0 && !sameList(prev.detected.caption, next.detected.caption)) return false;
-  if (b.title !== '' && norm(b.title) !== norm(a.title) && !SAYS_CONTINUED.test(b.title)) return false;
+  // A running head above the continued part ("Item 1" at the top of the page) is not a title of its own.
+  if (b.title !== '' && !next.titleAtPageTop && norm(b.title) !== norm(a.title) && !SAYS_CONTINUED.test(b.title)) return false;
   const between = read.slice(prev.end + 1, next.top);
   const after = between.filter((r) => r.line.page === a.pageEnd).length;
   const before = between.length - after;

@@ -167,10 +167,29 @@ interface Zone {
   headers: number[];
   captions: number[];
   title: string;
+  /** Whether the title is what the page prints above everything else (a running head such as "Item 1"). */
+  titleAtPageTop: boolean;
   /** The line just above, when it leads into the table ending in a colon: read for the scale it may state. */
   leadIn: string;
   /** Topmost position the table reaches (its first header or caption line, or its first row). */
   top: number;
+}
+
+/** Whether a line, and every line its page prints before it, is a short head (a running head: "PART I", "Item 1"). */
+function atPageTop(read: readonly ReadLine[], k: number): boolean {
+  const page = (read[k] as ReadLine).line.page;
+  for (let j = k; j >= 0 && (read[j] as ReadLine).line.page === page; j--) {
+    if ((read[j] as ReadLine).line.text.split(/\s+/u).length > 3) return false;
+  }
+  return true;
+}
+
+/** Whether a line is printed at the height of the header lines found so far (within half an em of their band). */
+function inHeaderBand(read: readonly ReadLine[], headers: readonly number[], r: ReadLine): boolean {
+  if (headers.length === 0) return false;
+  const ys = headers.map((h) => (read[h] as ReadLine).line.y);
+  const slack = 0.5 * em(r);
+  return r.line.y >= Math.min(...ys) - slack && r.line.y <= Math.max(...ys) + slack;
 }
 
 /**
@@ -180,7 +199,7 @@ interface Zone {
  * prose) and only names the table.
  */
 function zoneAbove(read: readonly ReadLine[], start: number, bounds: Bounds, claimed: ReadonlySet<number>): Zone {
-  const zone: Zone = { rows: [], headers: [], captions: [], title: '', leadIn: '', top: start };
+  const zone: Zone = { rows: [], headers: [], captions: [], title: '', titleAtPageTop: false, leadIn: '', top: start };
   const first = read[start] as ReadLine;
   let highest = first.line.y;
   let k = start - 1;
@@ -200,6 +219,10 @@ function zoneAbove(read: readonly ReadLine[], start: number, bounds: Bounds, cla
     // one column is part of that column's header; a caption proper starts left of the columns,
     // and "(unaudited)" heads no column wherever it is printed.
     else if (r.kind !== 'data' && overColumns(r, bounds) && (!caption || r.pieces.length > 1 || (namesScale(r.line.text) && !captionsAll(r, bounds) && !underTitle(read, k, bounds)))) zone.headers.push(k);
+    // The label column's own header, printed in the header's band ("Fair Value / Level" over a
+    // column of words read as labels, "(In millions)" beside it), pdf.js giving each fragment a
+    // line of its own: part of the header, not a title above it.
+    else if (inLabel && r.kind !== 'data' && inHeaderBand(read, zone.headers, r)) zone.headers.push(k);
     else if (caption) zone.captions.push(k);
     else break;
     highest = Math.max(highest, r.line.y);
@@ -237,6 +260,7 @@ function zoneAbove(read: readonly ReadLine[], start: number, bounds: Bounds, cla
     if (lead && /[:：]$/u.test(r.line.text)) zone.leadIn = r.line.text;
     if (looksLikeTitle(r.line.text)) {
       zone.title = r.line.text;
+      zone.titleAtPageTop = atPageTop(read, k);
       break;
     }
   }
@@ -297,6 +321,7 @@ function tableAt(read: readonly ReadLine[], start: number, end: number, claimed:
       lines: lines.sort((a, b) => a[0] - b[0]),
     },
     top: zone.top,
+    titleAtPageTop: zone.titleAtPageTop,
     end,
     edges: columns.map((c) => c.edge),
     em: size,

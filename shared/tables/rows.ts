@@ -21,6 +21,15 @@ export interface ReadRow {
 // longer under the group's heading ("Gross margin" after "Total cost of sales").
 const TOTAL = /^(?:total|subtotal|grand\s+total|net\s+total)(?!\p{L})|^(?:합\s*계|소\s*계|총\s*계|계|合計|小計)/iu;
 
+// A heading row that is a date or a period ending on one ("June 30, 2022", "Three Months Ended
+// September 30, 2023:", "2023년 12월 31일 현재"): the figures below it, under whatever headings,
+// are as of that date until the next such row (a note printing one block a balance-sheet date).
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+const DATE_HEADING = new RegExp(
+  `^(?:(?:as\\s+of|balance\\s+(?:as\\s+)?(?:of|at)|(?:three|six|nine|twelve)\\s+months\\s+ended|(?:fiscal\\s+)?(?:quarter|year)\\s+ended)\\s+)?${MONTH}\\s+\\d{1,2},?\\s+\\d{4}\\s*:?$|^\\d{4}\\s*년\\s*\\d{1,2}\\s*월\\s*\\d{1,2}\\s*일(?:\\s*현재)?\\s*:?$`,
+  'iu',
+);
+
 /** Splits a line's pieces into its label (left of the columns) and its values. */
 function splitLabel(line: ReadLine, labelRight: number, slack: number): { label: Piece[]; values: Piece[] } {
   const label: Piece[] = [];
@@ -126,7 +135,8 @@ function indentLevels(rows: readonly ReadRow[]): number[] {
  * Levels from indentation, and parents: the open group headings (rows without figures) above each
  * row. A heading printed at the indentation of the figure rows right under it ("Revenue" over
  * "Intelligent Cloud  24,259" in a segment table) heads a flat group: it stays open for the rows at
- * its level until a total closes it or another heading at its level or left of it opens.
+ * its level until a total closes it or another heading at its level or left of it opens. A date
+ * heading heads every row up to the next one, the headings under it included.
  */
 function withHierarchy(rows: readonly ReadRow[]): ReadRow[] {
   const starts = indentLevels(rows);
@@ -140,12 +150,18 @@ function withHierarchy(rows: readonly ReadRow[]): ReadRow[] {
   const levels = rows.map((r) => (r.row.label === '' ? 0 : levelOf(r.x)));
   const hasFigures = (r: ReadRow): boolean => r.row.cells.some((c) => c !== null);
   const open: Array<{ label: string; level: number; flat: boolean }> = [];
+  let dated: string | null = null;
   return rows.map((r, i) => {
     const level = levels[i] as number;
     const figures = hasFigures(r);
+    if (!figures && DATE_HEADING.test(r.row.label)) {
+      open.length = 0;
+      dated = r.row.label;
+      return { ...r, row: { ...r.row, level, parents: [] } };
+    }
     const closes = (o: { level: number; flat: boolean }): boolean => (o.flat ? level < o.level || (!figures && level <= o.level) : o.level >= level);
     while (open.length > 0 && closes(open[open.length - 1] as { level: number; flat: boolean })) open.pop();
-    const parents = open.map((o) => o.label);
+    const parents = [...(dated !== null ? [dated] : []), ...open.map((o) => o.label)];
     if (!figures && r.row.label !== '') {
       const next = rows.slice(i + 1).findIndex((n) => n.row.label !== '');
       const nextRow = next >= 0 ? rows[i + 1 + next] : undefined;

@@ -16,6 +16,8 @@ export interface TableDraft {
   /** Positions (in the detector's line list) of its topmost line and its last row. */
   top: number;
   end: number;
+  /** Whether its title is only the page's running head, printed above everything else on the page. */
+  titleAtPageTop: boolean;
   /** Right edges of its columns, left to right. */
   edges: number[];
   /** Its rows' font size. */

@@ -21,6 +21,7 @@ import { chunkStageWithCoverage } from '../../workers/chunk/chunk.stage.ts';
 import { extractStage } from '../../workers/extract/extract.stage.ts';
 import { sectionizeWithTablesStage } from '../../workers/sectionize/sectionize.stage.ts';
 import { buildPdf } from '../fixtures/pdf-builders.ts';
+import type { TextRun } from '../fixtures/pdf-builders.ts';
 import { helvetica, pageOf, proseRuns, tableRuns, type FixtureRow, type FixtureTable } from '../fixtures/table-pdf.ts';
 
 const LIMITS = { maxBytes: 5_000_000, maxPages: 20 };
@@ -292,6 +293,55 @@ describe('a title in capitals printed over the columns', () => {
     expect(t.columns).toEqual(['Three Months Ended July 1, 2023', 'Three Months Ended June 25, 2022', 'Nine Months Ended July 1, 2023', 'Nine Months Ended June 25, 2022']);
     // The title's line is still indexed, once.
     expect(chunks.filter((c) => c.body.includes('SUMMARY RESULTS OF OPERATIONS')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a note printed in blocks, one a balance-sheet date, its header drawn fragment by fragment', () => {
+  // pdf.js gives each fragment of such a header a line of its own (a 10-Q's investments note
+  // draws "Fair Value" / "Level" / "(In millions)" in the label column's stub column by column).
+  const header = (top: number): TextRun[] => [
+    { text: '(In millions)', x: 72, y: top - 11, size: 9 },
+    { text: 'Fair Value', x: 180, y: top, size: 9 },
+    { text: 'Level', x: 188, y: top - 11, size: 9 },
+    { text: 'Recorded', x: 470 - 80, y: top, size: 9 },
+    { text: 'Basis', x: 470 - 70, y: top - 11, size: 9 },
+    { text: 'Cash and', x: 540 - 80, y: top, size: 9 },
+    { text: 'Equivalents', x: 540 - 85, y: top - 11, size: 9 },
+  ];
+  const block = (date: string, cash: string, total: string): FixtureRow[] => [
+    { label: date },
+    { label: 'Changes in Fair Value Recorded in Net Income' },
+    { label: 'Commercial paper', figures: ['', '', '2,500', '2,498'], dollar: true },
+    { label: 'Cash', figures: ['', '', cash, cash], dollar: true },
+    { label: 'Total', indent: 8, figures: ['', '', total, total], dollar: true },
+  ];
+  const note = (rows: FixtureRow[]) => (t: number) => {
+    const drawn = tableRuns(font, { header: [], rows }, t - 30);
+    return { runs: [...header(t), ...drawn.runs], next: drawn.next };
+  };
+
+  it('reads the stub’s fragments as header (the scale they state included), and each block’s rows as of its date', async () => {
+    const { tables } = await run([
+      pageOf([(t) => proseRuns(['Investment Components', 'The components of investments were as follows:'], t), note([...block('September 30, 2022', '7,237', '9,735'), ...block('June 30, 2022', '8,258', '10,756')])]),
+    ]);
+    expect(tables).toHaveLength(1);
+    const t = tables[0]?.table as DocTable;
+    expect([t.title, t.scale, t.columns]).toEqual(['Investment Components', 'millions', ['Recorded Basis', 'Cash and Equivalents']]);
+    // Under a date heading, the headings below it do not end the date's block; a total closes only its group.
+    expect(t.rows.filter((r) => r.label === 'Cash' || r.label === 'Total').map((r) => [r.label, r.parents, r.cells[0]?.text])).toEqual([
+      ['Cash', ['September 30, 2022', 'Changes in Fair Value Recorded in Net Income'], '$ 7,237'],
+      ['Total', ['September 30, 2022', 'Changes in Fair Value Recorded in Net Income'], '$ 9,735'],
+      ['Cash', ['June 30, 2022', 'Changes in Fair Value Recorded in Net Income'], '$ 8,258'],
+      ['Total', ['June 30, 2022', 'Changes in Fair Value Recorded in Net Income'], '$ 10,756'],
+    ]);
+  });
+
+  it('continued under the next page’s running head ("Item 1") is still one table', async () => {
+    const { tables } = await run([
+      pageOf([(t) => proseRuns(['Investment Components', 'The components of investments were as follows:'], t), note(block('September 30, 2022', '7,237', '9,735'))]),
+      pageOf([(t) => proseRuns(['Item 1'], t), note(block('June 30, 2022', '8,258', '10,756'))]),
+    ]);
+    expect(tables.map((x) => [x.table.title, x.table.pageStart, x.table.pageEnd, x.table.rows.length])).toEqual([['Investment Components', 1, 2, 10]]);
   });
 });
 

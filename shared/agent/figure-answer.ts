@@ -24,6 +24,7 @@ import {
   spokenLabel,
   contentWords,
   periodFacts,
+  periodHeader,
   asksBreakdown,
   breakdownCues,
   figurePair,
@@ -171,7 +172,7 @@ function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentO
     const r = namedRow(table.rows[p.match.row] as TableRow);
     const column = table.columns[p.match.column] ?? '';
     citations.push(citationOf(i + 1, p.passage.chunk, r, column, p.match.cell));
-    return `${figureText(table, r, p.match.cell)} ${pointPeriod(column, p.end)} [${i + 1}]`;
+    return `${figureText(table, r, p.match.cell)} ${pointPeriod(periodHeader(column, r.parents), p.end)} [${i + 1}]`;
   });
   const label = labelInSentence(anchorRow.label);
   const subject = organisation ? `${organisation.trim()}’s ${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
@@ -232,12 +233,13 @@ function derivedAnswer(d: DerivedFigure, pool: Pool, documentOf: (docId: string)
   const { chunk } = pool.passages[d.table] as TablePassage;
   const table = chunk.table;
   const column = table.columns[d.column] ?? '';
+  const header = periodHeader(column, namedRow(table.rows[d.minuend.row] as TableRow).parents);
   const inputs = [d.minuend, d.subtrahend].map((input, i) => {
     const row = namedRow(table.rows[input.row] as TableRow);
     return { text: `${labelInSentence(spokenLabel(row))} of ${figureText(table, row, input.cell)} [${i + 1}]`, citation: citationOf(i + 1, chunk, row, column, input.cell) };
   });
   const end = documentOf(chunk.docId)?.periodEnd ?? null;
-  const period = end && !periodFacts(column).endDate ? pointPeriod(column, end) : periodPhrase(column);
+  const period = end && !periodFacts(header).endDate ? pointPeriod(header, end) : periodPhrase(header);
   const organisation = documentOf(chunk.docId)?.organisation ?? null;
   const subject = organisation ? `${organisation.trim()}’s ${d.name}` : `${d.name.charAt(0).toUpperCase()}${d.name.slice(1)}`;
   const printed = { ...d.minuend.cell, text: d.value.toLocaleString('en-US') };
@@ -270,8 +272,9 @@ function cellSentence(pool: Pool, match: Pick<CellMatch, 'table' | 'row' | 'colu
   const { chunk } = pool.passages[match.table] as TablePassage;
   const row = namedRow(chunk.table.rows[match.row] as TableRow);
   const column = chunk.table.columns[match.column] ?? '';
+  const header = periodHeader(column, row.parents);
   const end = documentOf(chunk.docId)?.periodEnd ?? null;
-  const period = end && !periodFacts(column).endDate ? pointPeriod(column, end) : undefined;
+  const period = end && !periodFacts(header).endDate ? pointPeriod(header, end) : undefined;
   const sentence = figureSentence({ organisation: documentOf(chunk.docId)?.organisation ?? null, table: chunk.table, row, column: match.column, cell: match.cell, n, lang, ...(period ? { period } : {}) });
   return { sentence, citation: citationOf(n, chunk, row, column, match.cell), row, table: chunk.table };
 }

@@ -4,8 +4,8 @@
  * What a table says comes from the table: labels, headers, units and scale as printed. Pure.
  */
 import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
-import { contentWords, glossaryForm, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
-import { periodFacts, periodFit, type PeriodFacts } from './periods.ts';
+import { contentWords, glossaryForm, GLOSSARY_WORDS, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
+import { dateIn, periodFacts, periodFit, periodHeader, type PeriodFacts } from './periods.ts';
 import { isStatementTitle } from '../sectionize/index.ts';
 
 /** A table an answer may draw on, with what is known of its document. */
@@ -53,7 +53,7 @@ const NOT_METRIC = new Set([
   'the', 'a', 'an', 'of', 'for', 'in', 'during', 'on', 'at', 'as', 'by', 'from', 'with', 'and', 'or', 'to', 'into', 'its', 'their', 'this', 'these', 'those', 'that', 'it', 'there', 'any', 'all', 'each', 'every', 'per', 'than',
   'quarter', 'quarters', 'quarterly', 'year', 'years', 'annual', 'annually', 'fiscal', 'fy', 'month', 'months', 'ended', 'ending', 'end', 'period', 'periods', 'three', 'six', 'nine', 'twelve', 'first', 'second', 'third', 'fourth',
   'q1', 'q2', 'q3', 'q4', 'company', 'companys', 'amount', 'value', 'figure', 'figures', 'according', 'filing', 'filings', '10', 'k', 'q', '10q', '10k', 'form', 'latest', 'most', 'recent', 'current', 'previous', 'prior', 'last', 'past', 'over', 'time',
-  'change', 'changed', 'changes', 'changing', 'trend', 'trends', 'trended', 'trending', 'fluctuate', 'fluctuated', 'fluctuation', 'fluctuations', 'vary', 'varied', 'variation', 'variations', 'evolve', 'evolved', 'shift', 'shifted', 'shifts',
+  'change', 'changed', 'changes', 'changing', 'trend', 'trends', 'trended', 'trending', 'fluctuate', 'fluctuated', 'fluctuation', 'fluctuations', 'vary', 'varied', 'variation', 'variations', 'evolve', 'evolved', 'shift', 'shifted', 'shifts', 'movement', 'movements', 'observe', 'observed', 'seen', 'status',
   'compare', 'compared', 'comparing', 'comparison', 'across', 'between', 'versus', 'vs', 'relative', 'significant', 'substantial', 'considerable', 'major', 'key', 'main', 'generated', 'generate',
   'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
   'implication', 'implications', 'impact', 'impacts', 'driver', 'drivers', 'factor', 'factors', 'cause', 'causes', 'reason', 'reasons', 'mean', 'means', 'suggest', 'indicate', 'level', 'levels', 'figure',
@@ -187,16 +187,16 @@ const TOTAL_WORDS = new Set(['consolidated', 'combined', 'overall', 'grand', 'su
 /**
  * A row as its name reads: a bare "Total" or "Consolidated" (no word of its own) names the group
  * it closes — "Total" under "Revenue" is "Total Revenue", the "Consolidated" that ends a segment
- * table's "Net sales:" is "Total Net sales" — and sits under the headings above that group.
+ * table's "Net sales:" is "Total Net sales" — and sits under the headings above that group. A
+ * date heading is when the group is, not what it is: "Total" under "June 30, 2022" alone stays "Total".
  */
 export function namedRow(row: TableRow): TableRow {
-  if (contentWords(row.label).some((w) => !TOTAL_WORDS.has(w)) || row.parents.length === 0) return row;
-  const parent = (row.parents[row.parents.length - 1] as string).replace(/[:：]\s*$/u, '');
-  return { ...row, label: `Total ${parent}`, parents: row.parents.slice(0, -1) };
+  if (contentWords(row.label).some((w) => !TOTAL_WORDS.has(w))) return row;
+  const k = row.parents.findLastIndex((p) => dateIn(p) === null);
+  if (k < 0) return row;
+  const parent = (row.parents[k] as string).replace(/[:：]\s*$/u, '');
+  return { ...row, label: `Total ${parent}`, parents: row.parents.filter((_, i) => i !== k) };
 }
-
-/** Every word of the glossary: words many rows share ("sales", "income", "cash"). */
-const GLOSSARY_WORDS = new Set(SYNONYM_GROUPS.flatMap((g) => g.flatMap((m) => contentWords(m))));
 
 /** A heading over changes in balances, not the balances ("Changes in operating assets and liabilities:"). */
 const CHANGES_IN = /\b(?:changes?|increase|decrease)\s+(?:\(decrease\)\s+)?in\b/iu;
@@ -240,6 +240,7 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[], opti
   tables.forEach((candidate, t) => {
     const columns = candidate.table.columns.map((header) => periodFacts(header));
     candidate.table.rows.forEach((printed, r) => {
+      const periods = printed.parents.some((p) => dateIn(p) !== null) ? candidate.table.columns.map((header) => periodFacts(periodHeader(header, printed.parents))) : columns;
       const row = namedRow(printed);
       const named = specific.size === 0 || contentWords(row.label).some((w) => specific.has(w));
       // A total, when the question names a part some row names, is not what it asks; nor is a
@@ -259,7 +260,7 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[], opti
         if (/\p{L}/u.test(cell.text)) return;
         // An amount is asked unless a rate or share is: a "% of revenue" column is no amount.
         if (isPercentCell(candidate.table, cell) !== ASKS_PERCENT.test(ask.metric)) return;
-        const period = periodFit(columns[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
+        const period = periodFit(periods[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
         if (period === 0) return;
         // A primary statement is where a line item's figure is reported; the same label in a
         // note's breakdown (stock compensation by line item) is a part of it. It outweighs the

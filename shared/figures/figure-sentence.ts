@@ -4,7 +4,8 @@
  * Pure.
  */
 import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
-import { contentWords, groupsOf } from './glossary.ts';
+import { contentWords, groupsOf, isCommonWord } from './glossary.ts';
+import { periodHeader } from './periods.ts';
 
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;
 
@@ -23,12 +24,21 @@ export function figureText(table: DocTable, row: TableRow, cell: TableCell): str
   return `${negative ? '-' : ''}${currency}${digits}${percent ? '%' : ''}${scale}`;
 }
 
-/** A row label as it reads inside a sentence: its colon and footnote markers dropped, lower-cased unless it is an acronym or a name. */
+/**
+ * A row label as it reads inside a sentence: its colon and footnote markers dropped; a label of a
+ * statement's common words lower-cased ("Total Revenue" → "total revenue"), a sentence-case one
+ * from its first word ("Online stores" → "online stores"); a name kept as printed ("Intelligent
+ * Cloud", "More Personal Computing", "Americas") and so is an acronym.
+ */
 export function labelInSentence(label: string): string {
   // A footnote marker ("Online stores (1)") is the table's, not the row's name.
   const l = label.replace(/[:：]\s*$/u, '').replace(/(?:\s*\((?:\d{1,2}|[a-z])\))+\s*$/u, '').replace(/\s+/gu, ' ').trim();
-  const first = l.split(' ')[0] ?? '';
-  return /^\p{Lu}[\p{Ll}\d]/u.test(first) && !/^\p{Lu}+$/u.test(first) ? `${first.toLowerCase()}${l.slice(first.length)}` : l;
+  const words = l.split(' ');
+  const capitalised = (w: string): boolean => /^\p{Lu}[\p{Ll}\d]/u.test(w) && !/^\p{Lu}+$/u.test(w);
+  const lower = (w: string): string => (capitalised(w) ? w.toLowerCase() : w);
+  if (words.every((w) => !capitalised(w) || isCommonWord(w))) return words.map(lower).join(' ');
+  const [first = '', ...rest] = words;
+  return rest.length > 0 && !rest.some(capitalised) ? [lower(first), ...rest].join(' ') : l;
 }
 
 /**
@@ -69,7 +79,7 @@ function verb(label: string): 'was' | 'were' {
  */
 export function figureSentence(input: { organisation: string | null; table: DocTable; row: TableRow; column: number; cell: TableCell; n: number; lang: 'en' | 'ko'; period?: string }): string {
   const { table, row, cell } = input;
-  const header = table.columns[input.column] ?? '';
+  const header = periodHeader(table.columns[input.column] ?? '', row.parents);
   const figure = figureText(table, row, cell);
   if (input.lang !== 'en') return `${row.label.replace(/[:：]\s*$/u, '')} (${header}): ${figure} [${input.n}]`;
   const spoken = spokenLabel(row);

@@ -101,6 +101,18 @@ export function singular(word: string): string {
 /** Words whose plural form names something else, or that are no plural. */
 const SINGULAR_KEEP = new Set(['sales', 'earnings', 'proceeds', 'goods', 'savings', 'news', 'series', 'means']);
 
+/** Every word of the glossary, in the singular: words many rows share ("sales", "income", "cash"). */
+export const GLOSSARY_WORDS: ReadonlySet<string> = new Set(SYNONYM_GROUPS.flatMap((g) => g.flatMap((m) => contentWords(m))));
+
+/**
+ * Whether a printed word is one of a statement's common words — the glossary's or filler
+ * ("Revenue", "Total", "Operating") — rather than part of a name ("Intelligent", "Americas").
+ */
+export function isCommonWord(word: string): boolean {
+  const form = glossaryForm(word);
+  return form !== '' && (FILLER.has(form) || contentWords(form).every((w) => GLOSSARY_WORDS.has(w)));
+}
+
 /** Content words of a phrase: lower case, without filler ("total", "net", articles), in the singular. */
 export function contentWords(text: string): string[] {
   return glossaryForm(text)

@@ -12,5 +12,5 @@ export { bestCell, figureAsk, labelScore, metricWords, MIN_LABEL_SCORE, namedRow
 export { deriveFigure, type DerivedFigure } from './derived.ts';
 export { figureSentence, figureText, labelInSentence, periodPhrase, spokenLabel } from './figure-sentence.ts';
 export { contentWords, groupsOf } from './glossary.ts';
-export { periodFacts, type PeriodFacts } from './periods.ts';
+export { periodFacts, periodHeader, type PeriodFacts } from './periods.ts';
 export { asksBreakdown, breakdownCues, figurePair, type FigurePair } from './question-shapes.ts';

@@ -44,6 +44,18 @@ export function dateIn(text: string): string | null {
 }
 
 /**
+ * The header a cell's period is read from: its column's, or — when that names no date — the date
+ * heading its row is printed under (a note's "June 30, 2022" block, under a "Recorded Basis"
+ * column). A column naming a length only ("Three Months Ended") takes the heading's date.
+ */
+export function periodHeader(column: string, parents: readonly string[]): string {
+  if (dateIn(column) !== null) return column;
+  const dated = parents.find((p) => dateIn(p) !== null)?.replace(/[:：]\s*$/u, '').trim();
+  if (dated === undefined) return column;
+  return lengthIn(column) !== null && lengthIn(dated) === null ? `${column} ${dated}` : dated;
+}
+
+/**
  * How long a period the text names, when it says so outright: 3, 6, 9 or 12 for "three / six /
  * nine / twelve months" and "quarter ended", 12 for a year ("year ended", "fiscal year", "annual").
  * A quarter named by its number ("Q3", "third quarter") or "the latest quarter" says no length:

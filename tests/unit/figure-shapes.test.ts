@@ -103,7 +103,7 @@ describe('a part against its whole', () => {
 describe('a breakdown', () => {
   it('lists the parts that add up to the total, from one column', () => {
     const a = answer('What was the breakdown of net sales for the quarter ended July 1, 2023?', [OPERATIONS]);
-    expect(a?.text).toBe('Apple Inc.’s total net sales for the three months ended July 1, 2023 were $81,797 million [1]: products $60,584 million; services $21,213 million.');
+    expect(a?.text).toBe('Apple Inc.’s total net sales for the three months ended July 1, 2023 were $81,797 million [1]: Products $60,584 million; Services $21,213 million.');
   });
 
   it('is none when the rows above a total do not add up to it', () => {
@@ -133,6 +133,31 @@ describe('rows as their names read', () => {
     // A segment table's "Consolidated" is the total of its group, its footnote markers the table's.
     expect(namedRow(row('Consolidated', [cell('143,083', 143083)], ['Net Sales:']))).toMatchObject({ label: 'Total Net Sales', parents: [] });
     expect(labelInSentence('Online stores (1)')).toBe('online stores');
+  });
+
+  it('a label reads in a sentence lower-cased unless it is a name', () => {
+    expect(labelInSentence('Total Revenue')).toBe('total revenue');
+    expect(labelInSentence('Research and development')).toBe('research and development');
+    expect(labelInSentence('Revenue')).toBe('revenue');
+    // A segment or region is a name ("Microsoft Corporation’s intelligent Cloud revenue" read as a typo).
+    expect(labelInSentence('Intelligent Cloud')).toBe('Intelligent Cloud');
+    expect(labelInSentence('More Personal Computing')).toBe('More Personal Computing');
+    expect(labelInSentence('Americas')).toBe('Americas');
+    expect(labelInSentence('iPhone (1)')).toBe('iPhone');
+    expect(labelInSentence('DCAI')).toBe('DCAI');
+  });
+
+  it('a note printed in date blocks: a figure is as of its block’s date, and the block’s "Total" is no group of that name', () => {
+    const blocks = (date: string, cash: number, total: number): TableRow[] => [
+      row(date, []),
+      row('Cash', [cell(`$ ${cash.toLocaleString('en-US')}`, cash), cell(`$ ${cash.toLocaleString('en-US')}`, cash)], [date]),
+      row('Total', [cell(`$ ${total.toLocaleString('en-US')}`, total), cell('$ 0', 0)], [date], 1),
+    ];
+    const INVESTMENTS: DocTable = { title: 'Investment Components', columns: ['Recorded Basis', 'Cash and Cash Equivalents'], rows: [...blocks('July 1, 2023', 7237, 9735), ...blocks('September 24, 2022', 8258, 10756)], unit: '$', scale: 'millions', pageStart: 5, pageEnd: 5 };
+    expect(answer('How much cash did Apple hold as of September 24, 2022?', [INVESTMENTS])?.text).toBe('Apple Inc.’s cash as of September 24, 2022 was $8,258 million [1].');
+    // Without a date asked, the document's own period end is the block read, and said.
+    expect(answer('How much cash did Apple hold?', [INVESTMENTS])?.text).toBe('Apple Inc.’s cash as of July 1, 2023 was $7,237 million [1].');
+    expect(namedRow(INVESTMENTS.rows[2] as TableRow)).toMatchObject({ label: 'Total', parents: ['July 1, 2023'] });
   });
 
   it('a balance is read from the balance sheet, not from the change in it under "Changes in …"', () => {

@@ -25,6 +25,7 @@ import {
   contentWords,
   periodFacts,
   periodHeader,
+  paysOut,
   asksBreakdown,
   breakdownCues,
   figurePair,
@@ -177,7 +178,9 @@ function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentO
   const label = labelInSentence(anchorRow.label);
   const subject = organisation ? `${organisation.trim()}’s ${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
   const last = points[points.length - 1]!;
-  const change = anchorKind === 'amount' ? changeClause(first.match.cell.value ?? 0, last.match.cell.value ?? 0) : null;
+  // Money paid out is printed negative; its change is its amount's.
+  const sign = paysOut(anchorRow) ? -1 : 1;
+  const change = anchorKind === 'amount' ? changeClause(sign * (first.match.cell.value ?? 0), sign * (last.match.cell.value ?? 0)) : null;
   return { text: `${subject}: ${parts.join('; ')}${change ? ` — ${change}` : ''}.`, citations };
 }
 

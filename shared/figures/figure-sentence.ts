@@ -12,10 +12,24 @@ const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;
 /** Rows whose figures are not in the table's scale: per-share amounts, percentages, ratios, counts of shares. */
 const UNSCALED_ROW = /\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\bpercent|%|\bratio\b|\bmargin\s+percentage\b|\bshares?\s+outstanding\b|\bdays\b/iu;
 
-/** The cell as a reader writes the figure: "$81,797 million", "-$1,234 million", "46.3%", "$1.26". */
+// A row naming money paid out ("Repurchases of common stock", "Payments for dividends",
+// "Purchases of property and equipment"): a statement prints it in parentheses by its sign
+// convention; the label already says which way the money went.
+const OUTFLOW_ROW = /^(?:(?:total|net)\s+)?(?:payments?|purchases?|repurchases?|repayments?|redemptions?|acquisitions?|additions?|capital\s+expenditures?|cash\s+paid|dividends\s+paid|common\s+stock\s+repurchased)\b/iu;
+
+/** Whether a row names money paid out, its figures printed negative by convention (see {@link figureText}). */
+export function paysOut(row: TableRow): boolean {
+  return OUTFLOW_ROW.test(row.label.trim());
+}
+
+/**
+ * The cell as a reader writes the figure: "$81,797 million", "-$1,234 million", "46.3%", "$1.26";
+ * an amount paid out in parentheses without its sign ("Repurchases of common stock (56,547)" is
+ * "$56,547 million").
+ */
 export function figureText(table: DocTable, row: TableRow, cell: TableCell): string {
   const printed = cell.text.replace(/\s+/gu, ' ').trim();
-  const negative = (cell.value ?? 0) < 0;
+  const negative = (cell.value ?? 0) < 0 && !paysOut(row);
   const percent = /%/u.test(printed) || (table.unit === '%' && !/\$/u.test(printed));
   const digits = printed.replace(/[()$€£¥₩%\s]|^[-−–]/gu, '');
   const currency = /[$€£¥₩]/u.exec(printed)?.[0] ?? (table.unit && table.unit !== '%' && !percent ? table.unit : '');
@@ -67,9 +81,14 @@ export function periodPhrase(header: string): string {
   return /^(?:\d|q[1-4]\b|fy)/iu.test(phrase) ? `in ${phrase}` : `for the ${phrase.replace(/^the\s+/u, '')}`;
 }
 
-/** "was" or "were", by the label's head noun ("sales", "expenses" are plural; "income" is not). */
+/**
+ * "was" or "were", by the label's head noun: the last word before a preposition or a comma
+ * ("Repurchases of common stock", "Payments for dividends, net" are plural; "Net income" and
+ * "Provision for income taxes" are not).
+ */
 function verb(label: string): 'was' | 'were' {
-  const head = label.replace(/[:：]\s*$/u, '').trim().split(/\s+/u).pop() ?? '';
+  const phrase = label.replace(/[:：]\s*$/u, '').trim().split(/,|\s(?:of|for|from|in|on|to|by|with|related|under|at)\s/iu)[0] ?? '';
+  const head = phrase.trim().split(/\s+/u).pop() ?? '';
   return /[a-z]s$/iu.test(head) && !/(?:ss|us|is|ics)$/iu.test(head) ? 'were' : 'was';
 }
 

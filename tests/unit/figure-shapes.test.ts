@@ -147,6 +147,24 @@ describe('rows as their names read', () => {
     expect(labelInSentence('DCAI')).toBe('DCAI');
   });
 
+  it('money paid out reads as the amount paid, agreeing with its head noun; a loss keeps its sign', () => {
+    const FINANCING: DocTable = {
+      title: 'CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)',
+      columns: ['Nine Months Ended July 1, 2023'],
+      rows: [row('Financing activities:', []), row('Repurchases of common stock', [cell('(56,547)', -56547)], ['Financing activities:']), row('Other income/(expense), net', [cell('(594)', -594)])],
+      unit: '$',
+      scale: 'millions',
+      pageStart: 6,
+      pageEnd: 6,
+    };
+    expect(answer('How much did Apple spend on repurchases of common stock in the nine months ended July 1, 2023?', [FINANCING])?.text).toBe(
+      'Apple Inc.’s repurchases of common stock for the nine months ended July 1, 2023 were $56,547 million [1].',
+    );
+    expect(answer('What was other income/(expense), net for the nine months ended July 1, 2023?', [FINANCING])?.text).toBe(
+      'Apple Inc.’s other income/(expense), net for the nine months ended July 1, 2023 was -$594 million [1].',
+    );
+  });
+
   it('a note printed in date blocks: a figure is as of its block’s date, and the block’s "Total" is no group of that name', () => {
     const blocks = (date: string, cash: number, total: number): TableRow[] => [
       row(date, []),

@@ -42,12 +42,57 @@ export const ANSWER_KINDS: readonly {
   },
 ];
 
+/** A count as a rule writes it: digits or a number word. */
+const COUNT = '(?:\\d+(?:[.,]\\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)';
+
+/**
+ * Units a question can ask a count of — hours, or days and the spans counted like them ("how
+ * many hours", "몇 시간", "며칠") — and a sentence stating such a count.
+ */
+const UNITS: readonly { asks: RegExp; states: RegExp }[] = (() => {
+  const count = (en: string, ko: string): string => `\\b${COUNT}\\s*(?:\\(\\d+\\)\\s*)?(?:[a-z-]+\\s+)?(?:${en})\\b|${ko}`;
+  const hours = count('hours?|hrs?|minutes?', '\\d+\\s*(?:시간|분(?!\\s*의))');
+  // A Korean day or year that is part of a date ("3월 1일", "2025년 2월") is no count.
+  const days = count('days?|weeks?|months?|years?', '(?<!월\\s*)\\b\\d+\\s*(?:일(?!\\s*(?:부터|자|\\d))|주|개월|달|년(?!\\s*\\d+\\s*월))');
+  return [
+    { asks: /\bhow\s+many\s+(?:hours|minutes)\b|몇\s*(?:시간|분)/iu, states: new RegExp(hours, 'iu') },
+    // A leave asked in days may be granted in weeks: longer and shorter spans answer alike.
+    { asks: /\bhow\s+many\s+(?:\w+\s+)?(?:days|weeks|months|years)\b|며칠|몇\s*(?:일|주|개월|달|년)/iu, states: new RegExp(days, 'iu') },
+  ];
+})();
+
+/**
+ * What a sentence must state when the question asks a count of a unit ("1주에 몇 시간까지" wants
+ * hours: "12시간을 한도로", not the "5일 이내" of another article), or null.
+ */
+export function askedUnit(question: string): RegExp | null {
+  return UNITS.find((u) => u.asks.test(question))?.states ?? null;
+}
+
+// A limit stated in other words than the question's: "at least 8 characters" is a minimum, "no
+// more than 100" or "12시간을 한도로" a maximum.
+const AT_LEAST = /\b(?:at\s+least|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|or\s+more)\b|이상/iu;
+const AT_MOST = /\b(?:at\s+most|no\s+more\s+than|not\s+(?:more\s+than|to\s+exceed|exceed)|up\s+to|or\s+(?:fewer|less)|limit(?:s|ed)?\s+to)\b|이하|이내|한도|초과할\s*수\s*없|넘(?:지|을\s*수\s*없)/iu;
+
+/**
+ * A sentence's text as the question's words are matched against it: a limit it states in other
+ * words also says "minimum" or "maximum" (and 최소, 최대), so "What is the minimum length …" finds
+ * "… at least 8 characters in length".
+ */
+export function matchText(text: string): string {
+  const extra = [...(AT_LEAST.test(text) ? ['minimum', '최소'] : []), ...(AT_MOST.test(text) ? ['maximum', '최대'] : [])];
+  return extra.length > 0 ? `${text} ${extra.join(' ')}` : text;
+}
+
 /** Ends as a sentence does: a full stop, a question or exclamation mark, a colon, a Korean ending. */
 const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
 
-/** A heading or title line rather than a sentence: a few words, no sentence-ending mark. */
+/** A provision's title line: its number and its name in brackets ("제60조(연차 유급휴가)", "Article 12 (Notice)"). */
+const PROVISION_TITLE = /^(?:제\s*\d+\s*조(?:의\s*\d+)?|(?:article|section|clause)\s+[\d.]+|§\s*[\d.]+)\s*[(（][^)）]{1,60}[)）]$/iu;
+
+/** A heading or title line rather than a sentence: a few words, no sentence-ending mark; a provision's title. */
 export function isHeadingFragment(text: string): boolean {
-  return !SENTENCE_END.test(text) && (text.split(/\s+/u).length <= 8 || isContentsEntry(text));
+  return PROVISION_TITLE.test(text.trim()) || (!SENTENCE_END.test(text) && (text.split(/\s+/u).length <= 8 || isContentsEntry(text)));
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
-import { ANSWER_KINDS, isHeadingFragment, isRunOnCells, sectionTitle, statesFact, withoutDocumentNames } from './answer-sentences.ts';
+import { ANSWER_KINDS, askedUnit, isHeadingFragment, isRunOnCells, matchText, sectionTitle, statesFact, withoutDocumentNames } from './answer-sentences.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
@@ -306,9 +306,14 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     }
   });
   const titles = [...new Set(input.chunks.map((c) => c.title))];
-  const scores = answerMatches(candidates, lexicalScores(analyseQuery(withoutDocumentNames(question, titles)), candidates.map((c) => c.text)));
-  // A question about amounts, a deadline or who decides is answered by sentences that state them.
+  const scores = answerMatches(candidates, lexicalScores(analyseQuery(withoutDocumentNames(question, titles)), candidates.map((c) => matchText(c.text))));
+  // A question about amounts, a deadline or who decides is answered by sentences that state them;
+  // one asking a count of a unit ("how many days") by those stating a count of that unit.
   const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question));
+  const unit = askedUnit(question);
+  // A count of the unit asked ("how many hours": hours; "며칠": days, or weeks, months, years) is
+  // needed: a sentence without one weighs as a who-question's sentence naming no role.
+  const kindBonus = (text: string): number => (asked.some((kind) => kind.states.test(text)) || unit?.test(text) ? ANSWER_KIND_BONUS : 0);
 
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
@@ -316,8 +321,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
       cand,
       // The passages arrive ranked by reranker, priors and memory: that order counts a little.
       score:
-        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + (asked.some((kind) => kind.states.test(cand.text)) ? ANSWER_KIND_BONUS : 0)) *
-        (asked.every((kind) => !kind.required || kind.states.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
+        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + kindBonus(cand.text)) *
+        (asked.every((kind) => !kind.required || kind.states.test(cand.text)) && (!unit || unit.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
         (named.size === 0 || named.has(cand.chunk) ? 1 : 0) *
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,

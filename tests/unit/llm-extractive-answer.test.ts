@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
-import { isRunOnCells, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { isRunOnCells, matchText, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -206,6 +206,37 @@ describe('sentences stating what the question asks for', () => {
     // A heading naming a role stays a heading: its section's first sentence answers.
     const headed = chunk('h', 'Manager approval\nRequests are answered within ten business days of submission.');
     expect(composeExtractiveAnswer({ query: 'How are requests answered?', chunks: [headed], asOf: null, today: '2025-06-15' }).text).not.toContain('Manager approval');
+  });
+});
+
+describe('a question asking a count of a unit, or a limit', () => {
+  it('is answered by a sentence counting in that unit, not another time limit of the passage (KO)', () => {
+    const request = chunk('request', '연장근로를 하려는 근로자는 1주 전에 신청하고, 사용자는 5일 이내에 승인 여부를 알린다.');
+    const law = chunk('law', '제53조(연장 근로의 제한) ① 당사자 간에 합의하면 1주 간에 12시간을 한도로 근로시간을 연장할 수 있다.');
+    const a = composeExtractiveAnswer({ query: '연장근로는 1주에 몇 시간까지 할 수 있나요?', chunks: [request, law], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('12시간을 한도로');
+    // A fraction's "100분의 50" counts no minutes; a date's "3월 1일" no days.
+    const pay = chunk('pay', '연장근로에 대하여는 통상임금의 100분의 50 이상을 가산하여 지급한다. 연장근로는 1주에 12시간을 넘을 수 없다.');
+    expect(composeExtractiveAnswer({ query: '연장근로는 몇 시간까지 가능한가요?', chunks: [pay], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('12시간을 넘을 수 없다');
+    const leave = chunk('leave', '유급휴가 규정은 2024년 3월 1일에 개정되었다. 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');
+    expect(composeExtractiveAnswer({ query: '유급휴가는 며칠인가요?', chunks: [leave], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('15일의 유급휴가');
+  });
+
+  it('a minimum stated as "at least" is one', () => {
+    const nist = chunk('nist', 'Earlier guidance permitted memorized secrets of a minimum of six characters. Verifiers SHALL require memorized secrets to be at least 8 characters in length.');
+    expect(composeExtractiveAnswer({ query: 'What is the minimum length of a memorized secret?', chunks: [nist], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('at least 8 characters');
+    expect(matchText('Verifiers SHALL require secrets to be at least 8 characters in length.')).toMatch(/minimum/u);
+    expect(matchText('limit consecutive failed attempts on a single account to no more than 100')).toMatch(/maximum/u);
+    expect(matchText('1주 간에 12시간을 한도로 연장할 수 있다')).toMatch(/최대/u);
+    expect(matchText('Eligible employees receive sixteen weeks of paid leave.')).toBe('Eligible employees receive sixteen weeks of paid leave.');
+  });
+
+  it("a provision's title line is a heading, though it ends in a bracket", () => {
+    const contents = chunk('toc', '제60조(연차 유급휴가)\n제61조(연차 유급휴가의 사용 촉진)');
+    const body = chunk('body', '제60조(연차 유급휴가) ① 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');
+    const a = composeExtractiveAnswer({ query: '연차 유급휴가는 며칠인가요?', chunks: [contents, body], asOf: null, today: '2025-06-15' });
+    expect(a.text).not.toContain('제61조');
+    expect(a.text).toContain('15일의 유급휴가');
   });
 });
 

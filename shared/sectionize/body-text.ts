@@ -47,6 +47,8 @@ function betweenWords(prev: FlatLine, stats: WrapStats): boolean {
  * less than the next word (a few ems); ten is a word of some twenty letters.
  */
 const UNWRAPPED_ROOM_EM = 10;
+/** Most words of such a line: a field of a cover block, a run-in heading, a label. */
+const UNWRAPPED_MAX_WORDS = 8;
 
 /** What joining lines needs of the document's typography (see LineStats). */
 export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
@@ -77,9 +79,11 @@ export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): str
   }
   if (next.gapBefore > 1.45) return '\n\n';
   if (row) return '\n';
-  // A line that stops far short of its column's edge was not wrapped: a line of a cover block, a
-  // run-in heading the outline did not take ("Gross Margin" over its paragraph), a label.
-  if (!ends && (prev.room ?? 0) >= UNWRAPPED_ROOM_EM && !/^\p{Ll}/u.test(next.text)) return '\n';
+  // A short line that stops far short of its column's edge was not wrapped: a line of a cover
+  // block, a run-in heading the outline did not take ("Gross Margin" over its paragraph), a label.
+  // A longer one may be: a plain-text standard set again in a proportional font (an RFC) keeps
+  // its 72-character breaks, however far short of the edge they fall.
+  if (!ends && (prev.room ?? 0) >= UNWRAPPED_ROOM_EM && prev.text.split(/\s+/u).length <= UNWRAPPED_MAX_WORDS && !/^\p{Ll}/u.test(next.text)) return '\n';
   const em = Math.max(prev.fontSize, 1);
   if (ends && next.x > prev.x + 0.8 * em) return '\n\n'; // first-line indent
   if (ends && prev.text.length < 0.6 * medianLength) return '\n';

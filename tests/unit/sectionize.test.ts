@@ -418,6 +418,8 @@ describe('section assembly', () => {
     // A wrapped line stops short by less than the next word; a lower-case start continues.
     expect(separator(flat('The policy applies to records kept under the', 3, 0), flat('General Data Protection Regulation.', 0, 1), stats)).toBe(' ');
     expect(separator(flat('Records are sent to', 12, 0), flat('https://records.example/archive/2024/retention-schedule', 0, 1), stats)).toBe(' ');
+    // An RFC set again in a proportional font keeps its plain-text breaks: a long line is wrapped however short it stops.
+    expect(separator(flat('Section 4). An AEAD algorithm where N_MAX is less than 8 bytes', 14, 0), flat('MUST NOT be used with TLS.', 0, 1), stats)).toBe(' ');
   });
 
   it('Korean set with lines broken between words keeps its word spaces (examples/docs)', async () => {

@@ -58,7 +58,23 @@ export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
  * take (cells of words: "통신비 | 월 3만원 | 매월 급여와 함께 지급"), a form's label and value.
  */
 function isRow(line: FlatLine): boolean {
-  return (line.cells?.length ?? 0) > 1;
+  const cells = line.cells ?? [];
+  // Runs set apart only after a sentence's end are prose with two spaces after each full stop
+  // (a plain-text RFC set again in a proportional font: "octet.  This non-zero octet …").
+  return cells.length > 1 && !cells.slice(0, -1).every((c) => FULL_STOP.test(c[2].trim()));
+}
+
+const FULL_STOP = /(?:[.!?。]|다\.?)["'”’)\]]?$/u;
+
+/**
+ * Whether the next line's first word would have fitted in the room `prev` left: a line broken
+ * before a word that fitted was broken on purpose. The word's width is estimated from the next
+ * line's own characters.
+ */
+function nextWordFits(prev: FlatLine, next: FlatLine): boolean {
+  const word = next.text.split(/\s+/u)[0] ?? '';
+  const perChar = next.width !== undefined && next.text.length > 0 ? next.width / next.text.length / Math.max(next.fontSize, 1) : 0.5;
+  return (prev.room ?? 0) >= (word.length + 1) * perChar;
 }
 
 /** What separates two consecutive body lines: a paragraph break, a line break, or a wrap. */
@@ -79,11 +95,12 @@ export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): str
   }
   if (next.gapBefore > 1.45) return '\n\n';
   if (row) return '\n';
-  // A short line that stops far short of its column's edge was not wrapped: a line of a cover
-  // block, a run-in heading the outline did not take ("Gross Margin" over its paragraph), a label.
+  // A short line that stops far short of its column's edge, where the next line's first word would
+  // have fitted, was not wrapped: a line of a cover block, a run-in heading the outline did not
+  // take ("Gross Margin" over its paragraph), a label.
   // A longer one may be: a plain-text standard set again in a proportional font (an RFC) keeps
   // its 72-character breaks, however far short of the edge they fall.
-  if (!ends && (prev.room ?? 0) >= UNWRAPPED_ROOM_EM && prev.text.split(/\s+/u).length <= UNWRAPPED_MAX_WORDS && !/^\p{Ll}/u.test(next.text)) return '\n';
+  if (!ends && (prev.room ?? 0) >= UNWRAPPED_ROOM_EM && prev.text.split(/\s+/u).length <= UNWRAPPED_MAX_WORDS && !/^\p{Ll}/u.test(next.text) && nextWordFits(prev, next)) return '\n';
   const em = Math.max(prev.fontSize, 1);
   if (ends && next.x > prev.x + 0.8 * em) return '\n\n'; // first-line indent
   if (ends && prev.text.length < 0.6 * medianLength) return '\n';

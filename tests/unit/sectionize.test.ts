@@ -420,6 +420,18 @@ describe('section assembly', () => {
     expect(separator(flat('Records are sent to', 12, 0), flat('https://records.example/archive/2024/retention-schedule', 0, 1), stats)).toBe(' ');
     // An RFC set again in a proportional font keeps its plain-text breaks: a long line is wrapped however short it stops.
     expect(separator(flat('Section 4). An AEAD algorithm where N_MAX is less than 8 bytes', 14, 0), flat('MUST NOT be used with TLS.', 0, 1), stats)).toBe(' ');
+    // A short line is wrapped when the next line's first word would not have fitted in its room.
+    const next = { ...flat('TLSCiphertext.encrypted_record, the receiving implementation scans', 0, 1), width: 392 };
+    expect(separator(flat('mechanism; upon successful decryption of a', 16, 0), next, stats)).toBe(' ');
+  });
+
+  it('runs set apart only after full stops are prose with two spaces after each sentence, not a row', () => {
+    const stats = { medianLength: 70, koreanWrapsAtWords: false };
+    const flat = (text: string, i: number, cells?: [number, number, string][]) => ({ index: i, text, x: 89, y: 700 - 12 * i, fontSize: 9.9, page: 1, gapBefore: 1, width: 410, room: 0, ...(cells ? { cells } : {}) });
+    const prose = flat('octet. This non-zero octet is the content type of the message. This', 0, [[89, 36, 'octet.'], [136, 327, 'This non-zero octet is the content type of the message.'], [475, 24, 'This']]);
+    expect(separator(prose, flat('padding scheme was selected because it allows padding of any', 1), stats)).toBe(' ');
+    const row = flat('Unpaid extension (optional) 8 weeks', 0, [[89, 150, 'Unpaid extension (optional)'], [300, 40, '8 weeks']]);
+    expect(separator(row, flat('Paid leave 16 weeks', 1), stats)).toBe('\n');
   });
 
   it('Korean set with lines broken between words keeps its word spaces (examples/docs)', async () => {

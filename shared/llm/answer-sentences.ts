@@ -6,6 +6,10 @@
  */
 import { looksLikeTitle } from '../sectionize/index.ts';
 
+/** A count as a rule writes it: digits, or a number in words ("sixteen", "forty-five"). */
+const UNITS_WORD = '(?:one|two|three|four|five|six|seven|eight|nine)';
+const COUNT = `(?:\\d+(?:[.,]\\d+)?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-${UNITS_WORD})?|${UNITS_WORD}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:a|one|two|three|four|five)\\s+hundred|hundred)`;
+
 /**
  * The kinds of statement a question can ask for: `asks` reads the question, `states` a sentence.
  * Korean has no word boundaries a regex knows (`\b` is ASCII), so its words stand alone.
@@ -28,7 +32,10 @@ export const ANSWER_KINDS: readonly {
     // A deadline, a period or a date.
     asks: /\b(?:when|how\s+(?:long|soon|often)|by\s+what\s+date|deadline|time\s+limit|within\s+how|how\s+many\s+(?:hours|days|weeks|months|years))\b|언제|기한|기간|며칠|몇\s*(?:시간|일|주|개월|달|년)|얼마\s*(?:동안|만에|나\s*걸)/iu,
     states:
-      /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)\s*(?:\(\d+\)\s*)?(?:[a-z-]+\s+)?(?:hours?|days?|weeks?|months?|years?)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b|\d+\s*(?:시간|일|주일?|개월|달|년)(?:\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?/iu,
+      new RegExp(
+        `\\b${COUNT}\\s*(?:\\(\\d+\\)\\s*)?(?:[a-z-]+\\s+)?(?:hours?|days?|weeks?|months?|years?)\\b|\\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\\s+\\d{1,2}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d+\\s*(?:시간|일|주일?|개월|달|년)(?:\\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?`,
+        'iu',
+      ),
     row: true,
   },
   {
@@ -42,8 +49,6 @@ export const ANSWER_KINDS: readonly {
   },
 ];
 
-/** A count as a rule writes it: digits or a number word. */
-const COUNT = '(?:\\d+(?:[.,]\\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)';
 
 /**
  * Units a question can ask a count of — hours, or days and the spans counted like them ("how

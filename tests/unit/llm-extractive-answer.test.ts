@@ -222,6 +222,15 @@ describe('a question asking a count of a unit, or a limit', () => {
     expect(composeExtractiveAnswer({ query: '유급휴가는 며칠인가요?', chunks: [leave], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('15일의 유급휴가');
   });
 
+  it('a count written in words with its digits ("sixteen (16) weeks") is one', () => {
+    const policy = chunk(
+      'policy',
+      'In addition to paid parental leave, an employee who gives birth receives paid birth-parent recovery leave at 100% of base pay. Eligible employees receive sixteen (16) weeks of paid parental leave per qualifying event.',
+    );
+    const a = composeExtractiveAnswer({ query: 'How many weeks of paid parental leave do employees get?', chunks: [policy], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('sixteen (16) weeks');
+  });
+
   it('a minimum stated as "at least" is one', () => {
     const nist = chunk('nist', 'Earlier guidance permitted memorized secrets of a minimum of six characters. Verifiers SHALL require memorized secrets to be at least 8 characters in length.');
     expect(composeExtractiveAnswer({ query: 'What is the minimum length of a memorized secret?', chunks: [nist], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('at least 8 characters');

@@ -58,13 +58,15 @@ export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
  * take (cells of words: "통신비 | 월 3만원 | 매월 급여와 함께 지급"), a form's label and value.
  */
 function isRow(line: FlatLine): boolean {
-  const cells = line.cells ?? [];
+  // A list item's marker set apart from its text ("-   \"supported_versions\" is REQUIRED …") is no cell.
+  const cells = (line.cells ?? []).filter((c, i) => i > 0 || !LIST_MARKER.test(c[2].trim()));
   // Runs set apart only after a sentence's end are prose with two spaces after each full stop
   // (a plain-text RFC set again in a proportional font: "octet.  This non-zero octet …").
   return cells.length > 1 && !cells.slice(0, -1).every((c) => FULL_STOP.test(c[2].trim()));
 }
 
 const FULL_STOP = /(?:[.!?。]|다\.?)["'”’)\]]?$/u;
+const LIST_MARKER = /^(?:[-–—•*·▪◦o]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)])$/u;
 
 /**
  * Whether the next line's first word would have fitted in the room `prev` left: a line broken
@@ -84,6 +86,9 @@ export function separator(prev: FlatLine, next: FlatLine, stats: WrapStats): str
   // A row is a line of its own, never a wrapped sentence's next line: glued, a table reads as run-on cells.
   const row = isRow(prev) || isRow(next);
   if (ITEM_START.test(next.text)) return '\n';
+  // A list item's wrapped lines hang under its text; a capitalised line back at its marker is the
+  // list's end (a Korean item wraps back to its marker: Hangul has no capitals to say so).
+  if (ITEM_START.test(prev.text) && next.x <= prev.x + 0.5 * Math.max(prev.fontSize, 1) && /^\p{Lu}/u.test(next.text)) return '\n';
   // Code and data definitions (RFC structs) keep their lines.
   if (/(?:[{};]|\*\/)$/u.test(prev.text) || next.text.startsWith('}')) return '\n';
   if (ends && KO_ARTICLE_START.test(next.text)) return '\n\n';

@@ -432,6 +432,12 @@ describe('section assembly', () => {
     expect(separator(prose, flat('padding scheme was selected because it allows padding of any', 1), stats)).toBe(' ');
     const row = flat('Unpaid extension (optional) 8 weeks', 0, [[89, 150, 'Unpaid extension (optional)'], [300, 40, '8 weeks']]);
     expect(separator(row, flat('Paid leave 16 weeks', 1), stats)).toBe('\n');
+    // A list item's marker set apart from its text is no cell: the item wraps under its text, and
+    // a capitalised line back at the marker ends the list.
+    const item = flat('- "supported_versions" is REQUIRED for all ClientHello, ServerHello,', 0, [[89, 6, '-'], [107, 392, '"supported_versions" is REQUIRED for all ClientHello, ServerHello,']]);
+    expect(separator(item, { ...flat('and HelloRetryRequest messages.', 1), x: 107 }, stats)).toBe(' ');
+    const last = flat('- Server Name Indication ("server_name"; Section 3 of [RFC6066])', 0, [[89, 6, '-'], [107, 368, 'Server Name Indication ("server_name"; Section 3 of [RFC6066])']]);
+    expect(separator(last, flat('All implementations MUST send and use these extensions when offering', 1), stats)).toBe('\n');
   });
 
   it('Korean set with lines broken between words keeps its word spaces (examples/docs)', async () => {

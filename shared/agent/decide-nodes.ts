@@ -211,10 +211,11 @@ export async function answerer(s: AgentStateType, deps: AgentDeps, observer?: { 
   const out = await deps.answer({ query: s.query, asOf: s.asOf, today: deps.today(), ranked: passages, qualifier, notFound: s.notFound, ...(onDelta ? { onDelta } : {}) });
   const citedDocs = [...new Set(out.citations.map((c) => c.docId))];
   // The qualifier is the cited documents' own period: re-read once the citations are known.
+  const today = formatDateQualifier(s.asOf || deps.today(), u.lang);
   const fixed =
     dated || citedDocs.length === 0 || s.notFound
       ? { text: out.text, qualifier: out.dateQualifier }
-      : requalify(out.text, qualifier, citedPeriodQualifier(citedDocs.map((d) => byDoc.get(d) ?? null), u.lang), formatDateQualifier(s.asOf || deps.today(), u.lang));
+      : requalify(out.text, qualifier, citedPeriodQualifier(citedDocs.map((d) => byDoc.get(d) ?? null), u.lang, today), today);
   // Validated only when the answer itself says what was asked, from documents asked about.
   const bodies = new Map(s.ranked.map((r) => [r.hit.chunk.chunk_id, r.hit.chunk.body]));
   const stated = answerStatesWhatWasAsked({

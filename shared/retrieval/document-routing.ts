@@ -244,13 +244,16 @@ export function periodQualifier(profile: DocumentProfile | null | undefined, lan
  * The qualifier of an answer citing documents with these profiles, in citation order: the one
  * period they share ({@link periodQualifier}), or each distinct period joined ("for the period
  * ended 2022-12-31 (…); for the period ended 2023-04-01 (…)"); null when none states a period.
- * The qualifier is the cited documents' own period, never another document's.
+ * The qualifier is the cited documents' own period, never another document's: a cited document
+ * stating none is said with `undated` ("as of 2026-11-29"), in its place, so an undated
+ * standard quoted first is not read under another document's edition.
  */
-export function citedPeriodQualifier(profiles: ReadonlyArray<DocumentProfile | null | undefined>, lang: string): string | null {
+export function citedPeriodQualifier(profiles: ReadonlyArray<DocumentProfile | null | undefined>, lang: string, undated: string | null = null): string | null {
+  const each = profiles.map((p) => periodQualifier(p, lang));
+  if (each.every((q) => q === null)) return null;
   const out: string[] = [];
-  for (const p of profiles) {
-    const q = periodQualifier(p, lang);
+  for (const q of each.map((x) => x ?? undated)) {
     if (q && !out.includes(q)) out.push(q);
   }
-  return out.length === 0 ? null : out.join('; ');
+  return out.join('; ');
 }

@@ -286,6 +286,9 @@ describe('the date qualifier is the cited document’s own period', () => {
     expect(citedPeriodQualifier([a, a], 'en')).toBe('for the period ended 2023-09-30 (Halcyon Systems, Inc. (HLCY) · 10-K · fiscal 2023)');
     expect(citedPeriodQualifier([a, b], 'en')).toBe('for the period ended 2023-09-30 (Halcyon Systems, Inc. (HLCY) · 10-K · fiscal 2023); for the period ended 2022-09-30 (Halcyon Systems, Inc. (HLCY) · 10-K · fiscal 2022)');
     expect(citedPeriodQualifier([null], 'en')).toBeNull();
+    // An undated document cited beside a dated one is said as of today, in its place.
+    expect(citedPeriodQualifier([null, a], 'en', 'as of 2026-11-29')).toBe('as of 2026-11-29; for the period ended 2023-09-30 (Halcyon Systems, Inc. (HLCY) · 10-K · fiscal 2023)');
+    expect(citedPeriodQualifier([null, null], 'en', 'as of 2026-11-29')).toBeNull();
   });
 });
 

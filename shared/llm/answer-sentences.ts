@@ -95,6 +95,20 @@ const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
 /** A provision's title line: its number and its name in brackets ("제60조(연차 유급휴가)", "Article 12 (Notice)"). */
 const PROVISION_TITLE = /^(?:제\s*\d+\s*조(?:의\s*\d+)?|(?:article|section|clause)\s+[\d.]+|§\s*[\d.]+)\s*[(（][^)）]{1,60}[)）]$/iu;
 
+/** A numbered section's title line ("5.3 Unpaid extension", "4.2.2. Size Limits", "A.3 Complexity"). */
+// A bare number is no section's ("23 Item 1" is a page number glued to the next page's running head).
+const NUMBERED_TITLE = /^(?:\d{1,2}\.(?:\d{1,2}\.?)*|[A-Z]\.\d{1,2}(?:\.\d{1,2})*\.?)\s+\p{Lu}/u;
+
+/**
+ * Whether a heading line names a section of its own — a provision ("제54조(휴게)") or a numbered
+ * section — that a citation can name: a passage merged from several short sections prints each
+ * one's title over its text.
+ */
+export function isSectionTitle(text: string): boolean {
+  const t = text.trim();
+  return PROVISION_TITLE.test(t) || /^제\s*\d+\s*조(?:의\s*\d+)?(?:\s|$)/u.test(t) || (NUMBERED_TITLE.test(t) && t.split(/\s+/u).length <= 10);
+}
+
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark; a provision's title. */
 export function isHeadingFragment(text: string): boolean {
   return PROVISION_TITLE.test(text.trim()) || (!SENTENCE_END.test(text) && (text.split(/\s+/u).length <= 8 || isContentsEntry(text)));

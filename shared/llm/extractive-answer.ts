@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
-import { ANSWER_KINDS, askedUnit, isHeadingFragment, isRunOnCells, matchText, sectionTitle, statesFact, withoutDocumentNames } from './answer-sentences.ts';
+import { ANSWER_KINDS, askedUnit, isHeadingFragment, isRunOnCells, isSectionTitle, matchText, sectionTitle, statesFact, withoutDocumentNames } from './answer-sentences.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
@@ -367,7 +367,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         chunkId: ch.chunkId,
         docId: ch.docId,
         title: ch.title,
-        sectionPath: ch.sectionPath,
+        sectionPath: quotedSection(ch.sectionPath, candidates, cand),
         pages: { start: ch.pageStart, end: ch.pageEnd },
         validFrom: ch.validFrom,
         validTo: ch.validTo,
@@ -387,6 +387,21 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     citation.quote = { start, end };
   }
   return { text: lead ? `${lead} ${parts.join(' ')}` : parts.join(' '), citations, dateQualifier, lang, withheld };
+}
+
+/**
+ * The section a quoted sentence is in: its passage's, and — when the passage was merged from
+ * several short sections, each printing its title over its text ("제54조(휴게)" among chapter 4's
+ * articles) — the title printed last above the sentence, so the citation names the article.
+ */
+function quotedSection(path: string, candidates: readonly Candidate[], quoted: Candidate): string {
+  let title: string | null = null;
+  for (const c of candidates) {
+    if (c.chunk !== quoted.chunk || c.position >= quoted.position) continue;
+    if (c.role === 'heading' && isSectionTitle(c.text)) title = c.text.trim();
+  }
+  const last = path.split(' > ').pop() ?? '';
+  return title && matchForm(title) !== matchForm(last) ? (path ? `${path} > ${title}` : title) : path;
 }
 
 /** Some sentence of a withheld passage covers part of the question. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
-import { isRunOnCells, matchText, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { isRunOnCells, isSectionTitle, matchText, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -246,6 +246,18 @@ describe('a question asking a count of a unit, or a limit', () => {
     const a = composeExtractiveAnswer({ query: '연차 유급휴가는 며칠인가요?', chunks: [contents, body], asOf: null, today: '2025-06-15' });
     expect(a.text).not.toContain('제61조');
     expect(a.text).toContain('15일의 유급휴가');
+  });
+});
+
+describe('a citation of a passage merged from short sections', () => {
+  it('names the section whose title is printed last above the quoted sentence', () => {
+    const merged = chunk('merged', '제74조의2(태아검진 시간의 허용 등)\n① 사용자는 임신한 여성근로자가 건강진단을 받는데 필요한 시간을 청구하는 경우 이를 허용하여 주어야 한다.\n\n제75조(육아 시간)\n생후 1년 미만의 유아를 가진 여성 근로자가 청구하면 1일 2회 각각 30분 이상의 유급 수유 시간을 주어야 한다.', { sectionPath: '제5장 여성과 소년' });
+    const a = composeExtractiveAnswer({ query: '유아를 가진 여성 근로자의 수유 시간은?', chunks: [merged], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.citations[0]?.sectionPath).toBe('제5장 여성과 소년 > 제75조(육아 시간)');
+    // A passage that is one section keeps its path; its own title printed again adds nothing.
+    const single = chunk('single', '5.3 Unpaid extension\nAn employee may request up to eight additional weeks of unpaid leave.', { sectionPath: 'Parental Leave Policy > 5.3 Unpaid extension' });
+    expect(composeExtractiveAnswer({ query: 'How many weeks of unpaid leave may an employee request?', chunks: [single], asOf: null, today: '2025-06-15' }).citations[0]?.sectionPath).toBe('Parental Leave Policy > 5.3 Unpaid extension');
+    expect([isSectionTitle('제75조(육아 시간)'), isSectionTitle('4.2.2. Size Limits'), isSectionTitle('A.3 Complexity'), isSectionTitle('23 Item 1'), isSectionTitle('Gross Margin')]).toEqual([true, true, true, false, false]);
   });
 });
 

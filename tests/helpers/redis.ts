@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { redisServerAvailable, startRedisServer, type LocalRedis } from '../../apps/cli/local-redis.ts';
@@ -18,4 +19,21 @@ export async function startTestRedis(opts: { appendonly?: boolean } = {}): Promi
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A URL at which no Redis answers, and none will: its port is free and below the system's
+ * ephemeral range, so no other test's Redis (started on a port the system handed out) takes it
+ * meanwhile. For a test that has Quarry find nothing there and start (or fail to start) its own.
+ */
+export async function unusedRedisUrl(): Promise<string> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (free) return `redis://127.0.0.1:${port}`;
+  }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ensureRedis, freePort, redisAnswers } from '../../apps/cli/local-redis.ts';
-import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { REDIS_AVAILABLE, startTestRedis, unusedRedisUrl } from '../helpers/redis.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -16,7 +16,7 @@ describe('finding or starting Redis', () => {
 
   it('without redis-server on the PATH, the demo says how to install it', async () => {
     // An empty PATH: node is started by its full path, redis-server cannot be found.
-    const env = { PATH: emptyDir(), HOME: process.env.HOME ?? '/tmp', REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
+    const env = { PATH: emptyDir(), HOME: process.env.HOME ?? '/tmp', REDIS_URL: await unusedRedisUrl() };
     const result = await promisify(execFile)(process.execPath, [path.join(root, 'apps/cli/quarry.mjs'), 'demo'], { cwd: root, env, timeout: 60_000 }).catch(
       (e: { code: number; stderr: string }) => e,
     );

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../apps/cli/local-redis.ts';
 import { DEV_STATE_FILE } from '../../apps/cli/dev-state.ts';
 import { alive, commandLine, descendants, HAVE_PROC, portInUse, until } from '../helpers/process-tree.ts';
-import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { REDIS_AVAILABLE, startTestRedis, unusedRedisUrl } from '../helpers/redis.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -81,7 +81,8 @@ async function devEnv(dir: string): Promise<{ env: NodeJS.ProcessEnv; gatewayPor
   const gatewayPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    // Not a port the system hands out: another test's Redis there would be found, not started.
+    REDIS_URL: await unusedRedisUrl(),
     QUARRY_DATA_DIR: path.join(dir, 'data'),
     QUARRY_WATCH_DIR: path.join(dir, 'inbox'),
     GATEWAY_PORT: String(gatewayPort),

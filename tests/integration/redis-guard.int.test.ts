@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureRedis, freePort } from '../../apps/cli/local-redis.ts';
+import { ensureRedis } from '../../apps/cli/local-redis.ts';
 import { startService } from '../../apps/cli/service.ts';
 import { agentRunQueue } from '../../queues/agent.queues.ts';
 import { memoryUpdateQueue } from '../../queues/memory.queues.ts';
@@ -10,7 +10,7 @@ import { createTraceStore, type Trace } from '../../shared/runs/trace.ts';
 import { createLogger } from '../../shared/telemetry/logger.ts';
 import { defineStageWorker } from '../../workers/runtime/stage-worker.ts';
 import { testWorkspace } from '../helpers/pipeline.ts';
-import { REDIS_AVAILABLE, startTestRedis } from '../helpers/redis.ts';
+import { REDIS_AVAILABLE, startTestRedis, unusedRedisUrl } from '../helpers/redis.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
 const newDir = tempDirs('quarry-redis-guard-');
@@ -135,7 +135,7 @@ describe.skipIf(!REDIS_AVAILABLE)('what Quarry asks of its Redis', () => {
 
   it("quarry dev's private Redis runs with AOF on", async () => {
     const dir = newDir();
-    const { url, started } = await ensureRedis(`redis://127.0.0.1:${await freePort()}`, path.join(dir, 'redis'));
+    const { url, started } = await ensureRedis(await unusedRedisUrl(), path.join(dir, 'redis'));
     expect(started).not.toBeNull();
     const dev = new Redis(url);
     try {

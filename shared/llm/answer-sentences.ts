@@ -51,18 +51,24 @@ export const ANSWER_KINDS: readonly {
 
 
 /**
- * Units a question can ask a count of — hours, or days and the spans counted like them ("how
- * many hours", "몇 시간", "며칠") — and a sentence stating such a count.
+ * Units a question can ask a count of ("how many hours", "몇 시간", "며칠", "how many weeks"),
+ * and a sentence stating such a count.
  */
 const UNITS: readonly { asks: RegExp; states: RegExp }[] = (() => {
-  const count = (en: string, ko: string): string => `\\b${COUNT}\\s*(?:\\(\\d+\\)\\s*)?(?:[a-z-]+\\s+)?(?:${en})\\b|${ko}`;
-  const hours = count('hours?|hrs?|minutes?', '\\d+\\s*(?:시간|분(?!\\s*의))');
+  const count = (en: string, ko: string): string => `\\b${COUNT}\\s*(?:\\(\\d+\\)\\s*)?(?:[a-z-]+\\s+)?(?:${en})\\b|\\d+\\s*(?:${ko})`;
   // A Korean day or year that is part of a date ("3월 1일", "2025년 2월") is no count.
-  const days = count('days?|weeks?|months?|years?', '(?<!월\\s*)\\b\\d+\\s*(?:일(?!\\s*(?:부터|자|\\d))|주|개월|달|년(?!\\s*\\d+\\s*월))');
+  const en = { hours: 'hours?|hrs?|minutes?', days: 'days?', weeks: 'weeks?', months: 'months?', years: 'years?' };
+  const ko = { hours: '시간|분(?!\\s*의)', days: '일(?!\\s*(?:부터|자|\\d))', weeks: '주', months: '개월|달', years: '년(?!\\s*\\d+\\s*월)' };
+  type Unit = keyof typeof en;
+  // A span asked in one unit is answered in it or the next one up or down: leave asked in days
+  // may be granted in weeks, but "1년간" does not say how many days.
+  const states = (...units: Unit[]): RegExp => new RegExp(`(?<!월\\s*)(?:${count(units.map((u) => en[u]).join('|'), units.map((u) => ko[u]).join('|'))})`, 'iu');
   return [
-    { asks: /\bhow\s+many\s+(?:hours|minutes)\b|몇\s*(?:시간|분)/iu, states: new RegExp(hours, 'iu') },
-    // A leave asked in days may be granted in weeks: longer and shorter spans answer alike.
-    { asks: /\bhow\s+many\s+(?:\w+\s+)?(?:days|weeks|months|years)\b|며칠|몇\s*(?:일|주|개월|달|년)/iu, states: new RegExp(days, 'iu') },
+    { asks: /\bhow\s+many\s+(?:\w+\s+)?(?:hours|minutes)\b|몇\s*(?:시간|분)/iu, states: states('hours') },
+    { asks: /\bhow\s+many\s+(?:\w+\s+)?days\b|며칠|몇\s*일/iu, states: states('days', 'weeks') },
+    { asks: /\bhow\s+many\s+(?:\w+\s+)?weeks\b|몇\s*주/iu, states: states('days', 'weeks', 'months') },
+    { asks: /\bhow\s+many\s+(?:\w+\s+)?months\b|몇\s*(?:개월|달)/iu, states: states('weeks', 'months', 'years') },
+    { asks: /\bhow\s+many\s+(?:\w+\s+)?years\b|몇\s*년/iu, states: states('months', 'years') },
   ];
 })();
 

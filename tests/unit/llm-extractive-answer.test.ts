@@ -220,6 +220,9 @@ describe('a question asking a count of a unit, or a limit', () => {
     expect(composeExtractiveAnswer({ query: '연장근로는 몇 시간까지 가능한가요?', chunks: [pay], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('12시간을 넘을 수 없다');
     const leave = chunk('leave', '유급휴가 규정은 2024년 3월 1일에 개정되었다. 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');
     expect(composeExtractiveAnswer({ query: '유급휴가는 며칠인가요?', chunks: [leave], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('15일의 유급휴가');
+    // Days are answered in days or weeks; a year's span says no number of days.
+    const lapse = chunk('lapse', '연차 유급휴가는 1년간 행사하지 아니하면 소멸된다. 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');
+    expect(composeExtractiveAnswer({ query: '연차 유급휴가는 며칠인가요?', chunks: [lapse], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('15일의 유급휴가');
   });
 
   it('a count written in words with its digits ("sixteen (16) weeks") is one', () => {

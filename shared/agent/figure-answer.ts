@@ -26,6 +26,7 @@ import {
   periodFacts,
   periodHeader,
   paysOut,
+  balancePhrase,
   asksBreakdown,
   breakdownCues,
   figurePair,
@@ -173,7 +174,8 @@ function seriesAnswer(ask: FigureAsk, tables: readonly TablePassage[], documentO
     const r = namedRow(table.rows[p.match.row] as TableRow);
     const column = table.columns[p.match.column] ?? '';
     citations.push(citationOf(i + 1, p.passage.chunk, r, column, p.match.cell));
-    return `${figureText(table, r, p.match.cell)} ${pointPeriod(periodHeader(column, r.parents), p.end)} [${i + 1}]`;
+    const header = periodHeader(column, r.parents);
+    return `${figureText(table, r, p.match.cell)} ${balancePhrase(header, r) ?? pointPeriod(header, p.end)} [${i + 1}]`;
   });
   const label = labelInSentence(anchorRow.label);
   const subject = organisation ? `${organisation.trim()}’s ${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;

@@ -4,7 +4,7 @@
  * Pure.
  */
 import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
-import { contentWords, groupsOf, isCommonWord } from './glossary.ts';
+import { contentWords, groupsNamedBy, groupsOf, isCommonWord, SYNONYM_GROUPS } from './glossary.ts';
 import { periodHeader } from './periods.ts';
 
 const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;
@@ -92,6 +92,39 @@ function verb(label: string): 'was' | 'were' {
   return /[a-z]s$/iu.test(head) && !/(?:ss|us|is|ics)$/iu.test(head) ? 'were' : 'was';
 }
 
+// A balance a flow statement prints at its period's end ("Cash and cash equivalents at end of
+// period", "Balance, end of year"): a point in time, not an amount over the period.
+const AT_PERIOD_END = /(?:\b(?:at|as\s+of)\s+(?:the\s+)?|,\s*)end\s+of\s+(?:the\s+)?(?:period|year|quarter|fiscal\s+year)\b|\bending\s+balance\b|\bbalance,?\s+(?:at\s+)?end\b/iu;
+
+/** Line items that are balances, not flows: read from a period's column, they are its end's. */
+const BALANCE_GROUPS = new Set(['cash and cash equivalents', 'total assets', 'total liabilities', 'shareholders equity', 'inventory', 'accounts receivable', 'long term debt'].map((m) => SYNONYM_GROUPS.findIndex((g) => g.includes(m))));
+const FLOW_WORDS = /\b(?:increase|decrease|change|changes|net\s+cash|proceeds|payments?|purchases?|provided|used|beginning|opening|acquired|paid|issuance|repayments?)\b/iu;
+
+/**
+ * A row naming a balance (a flow statement's reconciliation to the balance sheet prints "Cash
+ * and cash equivalents" under a period's column), not a change in one or an amount over the period.
+ */
+function isBalance(row: TableRow): boolean {
+  const path = [...row.parents, row.label].join(' ');
+  return groupsNamedBy(row.label).some((g) => BALANCE_GROUPS.has(g)) && !FLOW_WORDS.test(path);
+}
+
+/** A label without its "at end of period" ("Cash and cash equivalents at end of period" → "Cash and cash equivalents"). */
+export function atPeriodEndDropped(label: string): string {
+  return label.replace(AT_PERIOD_END, ' ').replace(/[\s,]+$/u, '').replace(/\s+/gu, ' ').trim() || label;
+}
+
+/**
+ * "as of <date>" for a row that is a balance at its column's period end ("Cash and cash
+ * equivalents at end of period" under "Six Months Ended July 30, 2023" is as of July 30, 2023),
+ * or null.
+ */
+export function balancePhrase(header: string, row: TableRow): string | null {
+  if (!AT_PERIOD_END.test(row.label) && !isBalance(row)) return null;
+  const date = /\p{Lu}\p{Ll}+\.?\s+\d{1,2},?\s+\d{4}/u.exec(header)?.[0];
+  return date ? `as of ${date}` : null;
+}
+
 /**
  * The answer's sentence for a figure (English), or a neutral "label (period): figure" line for
  * other languages. `period` replaces the column header's phrase (see periodPhrase) when given.
@@ -101,10 +134,12 @@ export function figureSentence(input: { organisation: string | null; table: DocT
   const header = periodHeader(table.columns[input.column] ?? '', row.parents);
   const figure = figureText(table, row, cell);
   if (input.lang !== 'en') return `${row.label.replace(/[:：]\s*$/u, '')} (${header}): ${figure} [${input.n}]`;
-  const spoken = spokenLabel(row);
+  const balance = input.period ? null : balancePhrase(header, row);
+  // "Cash and cash equivalents at end of period" as of its date is the cash and cash equivalents.
+  const spoken = balance ? atPeriodEndDropped(spokenLabel(row)) : spokenLabel(row);
   const label = labelInSentence(spoken);
   const owner = input.organisation ? `${input.organisation.trim()}’s ` : '';
   const subject = owner ? `${owner}${label}` : `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
-  const period = input.period ?? periodPhrase(header);
+  const period = input.period ?? balance ?? periodPhrase(header);
   return `${subject}${period ? ` ${period}` : ''} ${verb(spoken)} ${figure} [${input.n}].`;
 }

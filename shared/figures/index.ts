@@ -10,7 +10,7 @@
 export { bestBreakdown } from './breakdown.ts';
 export { bestCell, figureAsk, labelScore, metricWords, MIN_LABEL_SCORE, namedRow, type CandidateTable, type CellMatch, type FigureAsk } from './cell-match.ts';
 export { deriveFigure, type DerivedFigure } from './derived.ts';
-export { figureSentence, figureText, labelInSentence, paysOut, periodPhrase, spokenLabel } from './figure-sentence.ts';
+export { balancePhrase, figureSentence, figureText, labelInSentence, paysOut, periodPhrase, spokenLabel } from './figure-sentence.ts';
 export { contentWords, groupsOf } from './glossary.ts';
 export { periodFacts, periodHeader, type PeriodFacts } from './periods.ts';
 export { asksBreakdown, breakdownCues, figurePair, type FigurePair } from './question-shapes.ts';

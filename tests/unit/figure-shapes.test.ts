@@ -8,7 +8,7 @@ import { composeFigureAnswer, type AnswerDocument } from '../../shared/agent/fig
 import type { DocTable, TableRow } from '../../shared/domain/table.ts';
 import { bestBreakdown } from '../../shared/figures/breakdown.ts';
 import { bestCell, coverage, figureAsk, namedRow } from '../../shared/figures/cell-match.ts';
-import { labelInSentence, spokenLabel } from '../../shared/figures/figure-sentence.ts';
+import { atPeriodEndDropped, balancePhrase, labelInSentence, spokenLabel } from '../../shared/figures/figure-sentence.ts';
 import { contentWords } from '../../shared/figures/glossary.ts';
 import { asksBreakdown, figurePair } from '../../shared/figures/question-shapes.ts';
 import type { AnswerChunk } from '../../shared/llm/extractive-answer.ts';
@@ -163,6 +163,30 @@ describe('rows as their names read', () => {
     expect(answer('What was other income/(expense), net for the nine months ended July 1, 2023?', [FINANCING])?.text).toBe(
       'Apple Inc.’s other income/(expense), net for the nine months ended July 1, 2023 was -$594 million [1].',
     );
+  });
+
+  it('a balance a flow statement prints at its period end is as of that date', () => {
+    const FLOWS: DocTable = {
+      title: 'CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)',
+      columns: ['Nine Months Ended July 1, 2023'],
+      rows: [
+        row('Cash, cash equivalents and restricted cash, end of period', [cell('$ 28,408', 28408)]),
+        row('Reconciliation of cash, cash equivalents, and restricted cash to the balance sheet:', []),
+        row('Cash and cash equivalents', [cell('$ 24,687', 24687)], ['Reconciliation of cash, cash equivalents, and restricted cash to the balance sheet:']),
+        row('Proceeds from issuance of term debt, net', [cell('5,228', 5228)]),
+      ],
+      unit: '$',
+      scale: 'millions',
+      pageStart: 6,
+      pageEnd: 6,
+    };
+    expect(answer('What were cash and cash equivalents at the end of the nine months ended July 1, 2023?', [FLOWS])?.text).toBe(
+      'Apple Inc.’s cash and cash equivalents as of July 1, 2023 were $24,687 million [1].',
+    );
+    expect(atPeriodEndDropped('Cash and cash equivalents at end of period')).toBe('Cash and cash equivalents');
+    expect(balancePhrase('Nine Months Ended July 1, 2023', FLOWS.rows[0] as TableRow)).toBe('as of July 1, 2023');
+    // A flow over the period stays one.
+    expect(answer('What were proceeds from issuance of term debt in the nine months ended July 1, 2023?', [FLOWS])?.text).toContain('for the nine months ended July 1, 2023');
   });
 
   it('a note printed in date blocks: a figure is as of its block’s date, and the block’s "Total" is no group of that name', () => {

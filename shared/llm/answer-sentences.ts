@@ -135,6 +135,16 @@ export function statesFact(text: string): boolean {
 }
 
 /**
+ * Whether a sentence starts mid-thought: in lower case (after any bullet), as an item of a list
+ * whose lead-in is elsewhere ("difficulty or inability in obtaining governmental … approval;") or
+ * the end of a wrapped line. A name set in lower case ("iPhone", "eBay") is no such start.
+ */
+export function startsMidThought(text: string): boolean {
+  const t = text.replace(/^[•·▪◦*–—-]\s*/u, '');
+  return /^\p{Ll}\p{Ll}*(?:[\s,;:.]|$)/u.test(t) && /^[a-z]/u.test(t);
+}
+
+/**
  * A table whose rows were printed as one line of text (one the extraction did not read as a
  * table): many words, several numbers, and no sentence ending. Quoted, it reads as run-on cells
  * ("Component Duration Pay Paid parental leave 16 weeks 100% …") that state no figure as an answer;

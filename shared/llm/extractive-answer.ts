@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
-import { ANSWER_KINDS, askedUnit, isHeadingFragment, isRunOnCells, isSectionTitle, matchText, sectionTitle, statesFact, withoutDocumentNames } from './answer-sentences.ts';
+import { ANSWER_KINDS, askedUnit, isHeadingFragment, isRunOnCells, isSectionTitle, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames } from './answer-sentences.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
@@ -104,6 +104,8 @@ const UNSTATED_WEIGHT = 0.6;
  */
 const BOILERPLATE_SECTION = /\b(?:certifications?|signatures?|exhibits?(?:\s+index)?)\b/iu;
 const BOILERPLATE_WEIGHT = 0.5;
+/** A sentence starting mid-thought (a list item without its lead-in) reads badly alone: it weighs this much. */
+const MID_THOUGHT_WEIGHT = 0.8;
 
 /**
  * A sentence scoring under this share of the best one is filler, not an answer: a second or third
@@ -324,7 +326,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + kindBonus(cand.text)) *
         (asked.every((kind) => !kind.required || kind.states.test(cand.text)) && (!unit || unit.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
         (named.size === 0 || named.has(cand.chunk) ? 1 : 0) *
-        (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1),
+        (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1) *
+        (startsMidThought(cand.text) ? MID_THOUGHT_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))
     .filter((x) => x.coverage > 0 && x.cand.role === 'statement')
@@ -342,8 +345,9 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     const form = matchForm(cand.text);
     if (forms.some((f) => f.includes(form) || form.includes(f))) continue;
     const words = wordCount(cand.text);
-    // The best sentence is always said, cut if it must be; the rest only while they fit.
-    if (chosen.length > 0 && words > budget) continue;
+    // The best sentence is always said, cut if it must be; the rest only while they fit. After
+    // another answer's sentence (lead: false) none is cut: one that does not fit is left out.
+    if ((chosen.length > 0 || input.lead === false) && words > budget) continue;
     forms.push(form);
     chosen.push(chosen.length === 0 && words > budget ? { ...cand, text: cutToWords(cand.text, Math.max(5, budget)) } : cand);
     budget -= Math.min(words, budget);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
-import { isRunOnCells, isSectionTitle, matchText, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { isRunOnCells, isSectionTitle, matchText, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -249,6 +249,23 @@ describe('a question asking a count of a unit, or a limit', () => {
     const a = composeExtractiveAnswer({ query: '연차 유급휴가는 며칠인가요?', chunks: [contents, body], asOf: null, today: '2025-06-15' });
     expect(a.text).not.toContain('제61조');
     expect(a.text).toContain('15일의 유급휴가');
+  });
+});
+
+describe('sentences that read on their own', () => {
+  it('after another answer\'s sentence, one that does not fit is left out, never cut', () => {
+    const long = chunk('long', `Gross margin decreased due to ${'higher component costs and a different mix of products and services, '.repeat(4)}partially offset by cost savings.`);
+    const alone = composeExtractiveAnswer({ query: 'Why did gross margin decrease?', chunks: [long], asOf: null, today: '2025-06-15', maxWords: 20 });
+    expect(alone.text).toMatch(/…/u);
+    const after = composeExtractiveAnswer({ query: 'Why did gross margin decrease?', chunks: [long], asOf: null, today: '2025-06-15', maxWords: 20, lead: false });
+    expect(after.citations).toEqual([]);
+  });
+
+  it('a sentence starting mid-thought (a list item without its lead-in) gives way to one that starts as a sentence', () => {
+    const list = chunk('list', 'regulatory approval of an acquisition may be delayed by proceedings;\nRegulatory approval of an acquisition may be delayed by proceedings in court.');
+    const a = composeExtractiveAnswer({ query: 'How might regulatory approval of an acquisition be delayed?', chunks: [list], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('Regulatory approval of an acquisition may be delayed by proceedings in court.');
+    expect([startsMidThought('• expected timing of acquisitions;'), startsMidThought('iPhone net sales rose.'), startsMidThought('Net sales rose.')]).toEqual([true, false, false]);
   });
 });
 

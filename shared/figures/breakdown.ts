@@ -6,7 +6,7 @@
  */
 import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { labelScore, MIN_LABEL_SCORE, namedRow, type CandidateTable, type FigureAsk } from './cell-match.ts';
-import { dateIn, periodFacts, periodFit, periodHeader } from './periods.ts';
+import { periodFacts, periodFit, rowPeriods } from './periods.ts';
 import { isStatementTitle } from '../sectionize/index.ts';
 
 /** A total and the parts that add up to it, in one column of one table. */
@@ -68,7 +68,7 @@ export function bestBreakdown(ask: FigureAsk, tables: readonly CandidateTable[],
     table.rows.forEach((row, r) => {
       const label = labelScore(ask.metric, namedRow(row));
       if (label < MIN_LABEL_SCORE) return;
-      const periods = row.parents.some((p) => dateIn(p) !== null) ? table.columns.map((h) => periodFacts(periodHeader(h, row.parents))) : columns;
+      const periods = rowPeriods(table.columns, row.parents, columns);
       row.cells.forEach((_, c) => {
         const period = periodFit(periods[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
         if (period === 0) return;

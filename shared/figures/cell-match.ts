@@ -5,7 +5,7 @@
  */
 import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { contentWords, glossaryForm, GLOSSARY_WORDS, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
-import { dateIn, periodFacts, periodFit, periodHeader, type PeriodFacts } from './periods.ts';
+import { dateIn, periodFacts, periodFit, rowPeriods, type PeriodFacts } from './periods.ts';
 import { isStatementTitle } from '../sectionize/index.ts';
 
 /** A table an answer may draw on, with what is known of its document. */
@@ -240,7 +240,7 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[], opti
   tables.forEach((candidate, t) => {
     const columns = candidate.table.columns.map((header) => periodFacts(header));
     candidate.table.rows.forEach((printed, r) => {
-      const periods = printed.parents.some((p) => dateIn(p) !== null) ? candidate.table.columns.map((header) => periodFacts(periodHeader(header, printed.parents))) : columns;
+      const periods = rowPeriods(candidate.table.columns, printed.parents, columns);
       const row = namedRow(printed);
       const named = specific.size === 0 || contentWords(row.label).some((w) => specific.has(w));
       // A total, when the question names a part some row names, is not what it asks; nor is a

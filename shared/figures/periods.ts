@@ -56,6 +56,14 @@ export function periodHeader(column: string, parents: readonly string[]): string
 }
 
 /**
+ * The periods of a row's cells: the columns' own (`plain`, read once per table), or — under a
+ * date heading — each column's read with it ({@link periodHeader}).
+ */
+export function rowPeriods(columns: readonly string[], parents: readonly string[], plain: readonly PeriodFacts[]): readonly PeriodFacts[] {
+  return parents.some((p) => dateIn(p) !== null) ? columns.map((h) => periodFacts(periodHeader(h, parents))) : plain;
+}
+
+/**
  * How long a period the text names, when it says so outright: 3, 6, 9 or 12 for "three / six /
  * nine / twelve months" and "quarter ended", 12 for a year ("year ended", "fiscal year", "annual").
  * A quarter named by its number ("Q3", "third quarter") or "the latest quarter" says no length:

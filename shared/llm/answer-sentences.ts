@@ -49,7 +49,6 @@ export const ANSWER_KINDS: readonly {
   },
 ];
 
-
 /**
  * Units a question can ask a count of ("how many hours", "몇 시간", "며칠", "how many weeks"),
  * and a sentence stating such a count.
@@ -101,8 +100,10 @@ const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
 /** A provision's title line: its number and its name in brackets ("제60조(연차 유급휴가)", "Article 12 (Notice)"). */
 const PROVISION_TITLE = /^(?:제\s*\d+\s*조(?:의\s*\d+)?|(?:article|section|clause)\s+[\d.]+|§\s*[\d.]+)\s*[(（][^)）]{1,60}[)）]$/iu;
 
-/** A numbered section's title line ("5.3 Unpaid extension", "4.2.2. Size Limits", "A.3 Complexity"). */
-// A bare number is no section's ("23 Item 1" is a page number glued to the next page's running head).
+/**
+ * A numbered section's title line ("5.3 Unpaid extension", "4.2.2. Size Limits", "A.3 Complexity");
+ * a bare number is no section's ("23 Item 1" is a page number glued to the next page's running head).
+ */
 const NUMBERED_TITLE = /^(?:\d{1,2}\.(?:\d{1,2}\.?)*|[A-Z]\.\d{1,2}(?:\.\d{1,2})*\.?)\s+\p{Lu}/u;
 
 /**

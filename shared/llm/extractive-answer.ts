@@ -313,7 +313,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   // one asking a count of a unit ("how many days") by those stating a count of that unit.
   const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question));
   const unit = askedUnit(question);
-  // A count of the unit asked ("how many hours": hours; "며칠": days, or weeks, months, years) is
+  // A count of the unit asked ("how many hours": hours; "며칠": days or weeks; see askedUnit) is
   // needed: a sentence without one weighs as a who-question's sentence naming no role.
   const kindBonus = (text: string): number => (asked.some((kind) => kind.states.test(text)) || unit?.test(text) ? ANSWER_KIND_BONUS : 0);
 

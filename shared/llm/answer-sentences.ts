@@ -21,12 +21,15 @@ export const ANSWER_KINDS: readonly {
   row: boolean;
   /** Only a sentence stating it answers at all (the others weigh less: see extractive-answer.ts). */
   required?: boolean;
+  /** An amount: a question asking why ({@link ASKS_REASON}) is answered by a reason, not by one. */
+  amount?: boolean;
 }[] = [
   {
     // Amounts, rates, limits, changes or results over periods.
     asks: /\b(?:how\s+much|how\s+many|how\s+(?:large|big)|maximum|minimum|limits?|size|capacity|threshold|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
     states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만|[KMGT]i?B\b|bytes?\b|characters\b)/iu,
     row: true,
+    amount: true,
   },
   {
     // A deadline, a period or a date.
@@ -94,6 +97,9 @@ export function matchText(text: string): string {
   return extra.length > 0 ? `${text} ${extra.join(' ')}` : text;
 }
 
+/** A question asking why: what drives, caused or explains something ("Why is the guidance lower?", "이유는?"). */
+export const ASKS_REASON = /^\s*why\b|\bwhat\s+(?:is|are|was|were)\s+(?:driving|behind|causing)\b|\bwhat\s+(?:drove|drives|caused|causes|explains?)\b|\breasons?\s+(?:for|why|behind)\b|왜|이유|원인/iu;
+
 /** Ends as a sentence does: a full stop, a question or exclamation mark, a colon, a Korean ending. */
 const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
 
@@ -114,6 +120,24 @@ const NUMBERED_TITLE = /^(?:\d{1,2}\.(?:\d{1,2}\.?)*|[A-Z]\.\d{1,2}(?:\.\d{1,2})
 export function isSectionTitle(text: string): boolean {
   const t = text.trim();
   return PROVISION_TITLE.test(t) || /^제\s*\d+\s*조(?:의\s*\d+)?(?:\s|$)/u.test(t) || (NUMBERED_TITLE.test(t) && t.split(/\s+/u).length <= 10);
+}
+
+/** Words of a speaker's role in a call transcript ("Chief Financial Officer", "Morgan Stanley -- Analyst"). */
+const ROLE_WORD = /\b(?:officer|president|chair(?:man|woman|person)?|ceo|cfo|coo|cto|director|head|vice|analyst|relations|treasurer|controller|manager|partner|founder|executive|secretary|counsel)\b/iu;
+/** A name, then a dash or a comma, then a role: "Marcus Lee -- Chief Financial Officer". */
+const NAME_AND_ROLE = /^\p{Lu}\p{Ll}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}\s*(?:--|—|–|,)\s*(.{2,80})$/u;
+
+/**
+ * A transcript's speaker line, printed over what the speaker said: "Operator", "Marcus Lee --
+ * Chief Financial Officer", "Alex Chen, Morgan Stanley, Analyst". A heading ("PART I — FINANCIAL
+ * INFORMATION", "Gross Margin") is none: a name is written in lower case after its capital, and
+ * a role names an office.
+ */
+export function isSpeakerLine(text: string): boolean {
+  const t = text.trim();
+  if (/^(?:operator|moderator|host|사회자|진행자)\s*:?$/iu.test(t)) return true;
+  const role = NAME_AND_ROLE.exec(t)?.[1];
+  return role !== undefined && ROLE_WORD.test(role) && !/[.!?]$/u.test(t);
 }
 
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark; a provision's title. */

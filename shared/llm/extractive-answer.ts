@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { quotedPages, splitSentences } from '../chunk/index.ts';
 import type { LinePages, DocTable } from '../domain/index.ts';
 import { detectLang } from '../enrich/index.ts';
-import { ANSWER_KINDS, askedUnit, isHeadingFragment, isRunOnCells, isSectionTitle, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames } from './answer-sentences.ts';
+import { ANSWER_KINDS, ASKS_REASON, askedUnit, isHeadingFragment, isRunOnCells, isSectionTitle, isSpeakerLine, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames } from './answer-sentences.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
@@ -207,6 +207,8 @@ export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'te
     let share = LEAD_SHARE[cand.role];
     for (let j = i + 1; j < candidates.length; j++) {
       const next = candidates[j] as Pick<Candidate, 'chunk' | 'text' | 'role'>;
+      // An analyst's question is answered by the next speaker: the line naming them is passed over.
+      if (next.chunk === cand.chunk && next.role === 'heading' && isSpeakerLine(next.text)) continue;
       if (next.chunk !== cand.chunk || next.role !== 'statement') return;
       if (wordCount(next.text) < MIN_ANSWER_WORDS) continue;
       const own = out[j] as Match;
@@ -311,7 +313,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const scores = answerMatches(candidates, lexicalScores(analyseQuery(withoutDocumentNames(question, titles)), candidates.map((c) => matchText(c.text))));
   // A question about amounts, a deadline or who decides is answered by sentences that state them;
   // one asking a count of a unit ("how many days") by those stating a count of that unit.
-  const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question));
+  // A question asking why (what drives, what caused) is answered by a reason, not a figure.
+  const asked = ANSWER_KINDS.filter((kind) => kind.asks.test(question) && !(kind.amount && ASKS_REASON.test(question)));
   const unit = askedUnit(question);
   // A count of the unit asked ("how many hours": hours; "며칠": days or weeks; see askedUnit) is
   // needed: a sentence without one weighs as a who-question's sentence naming no role.
@@ -358,51 +361,47 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     return { text: (withheldMatched ? NOT_TRUSTWORTHY : NOT_FOUND)[lang], citations: [], dateQualifier, lang, withheld };
   }
 
-  const numberOf = new Map<number, number>();
-  const citations: Citation[] = [];
+  // One citation a passage's section: sentences of a passage merged from several sections, or of
+  // several speakers of a transcript, are cited each under its own (see quotedSection).
+  const cited = new Map<string, { citation: Citation; quoted: Candidate[] }>();
   const parts = chosen.map((cand) => {
     const ch = input.chunks[cand.chunk] as AnswerChunk;
-    let n = numberOf.get(cand.chunk);
-    if (n === undefined) {
-      n = citations.length + (input.firstCitation ?? 1);
-      numberOf.set(cand.chunk, n);
-      citations.push({
-        n,
-        chunkId: ch.chunkId,
-        docId: ch.docId,
-        title: ch.title,
-        sectionPath: quotedSection(ch.sectionPath, candidates, cand),
-        pages: { start: ch.pageStart, end: ch.pageEnd },
-        validFrom: ch.validFrom,
-        validTo: ch.validTo,
-        quote: { start: cand.start, end: cand.end },
-      });
+    const sectionPath = quotedSection(ch.sectionPath, candidates, cand);
+    const key = `${cand.chunk}\u0000${sectionPath}`;
+    let entry = cited.get(key);
+    if (!entry) {
+      const n = cited.size + (input.firstCitation ?? 1);
+      entry = { citation: { n, chunkId: ch.chunkId, docId: ch.docId, title: ch.title, sectionPath, pages: { start: ch.pageStart, end: ch.pageEnd }, validFrom: ch.validFrom, validTo: ch.validTo }, quoted: [] };
+      cited.set(key, entry);
     }
-    return `${cand.text} [${n}]`;
+    entry.quoted.push(cand);
+    return `${cand.text} [${entry.citation.n}]`;
   });
   // A citation's pages are those of the lines it quotes (all its quoted sentences).
-  for (const citation of citations) {
-    const quoted = chosen.filter((c) => input.chunks[c.chunk]?.chunkId === citation.chunkId);
+  for (const { citation, quoted } of cited.values()) {
     const start = Math.min(...quoted.map((c) => c.start));
     const end = Math.max(...quoted.map((c) => c.end));
-    const ch = input.chunks.find((c) => c.chunkId === citation.chunkId) as AnswerChunk;
+    const ch = input.chunks[quoted[0]?.chunk ?? -1] as AnswerChunk;
     const pages = quotedPages(ch.linePages, start, end, { pageStart: ch.pageStart, pageEnd: ch.pageEnd });
     citation.pages = { start: pages.pageStart, end: pages.pageEnd };
     citation.quote = { start, end };
   }
+  const citations = [...cited.values()].map((e) => e.citation);
   return { text: lead ? `${lead} ${parts.join(' ')}` : parts.join(' '), citations, dateQualifier, lang, withheld };
 }
 
 /**
  * The section a quoted sentence is in: its passage's, and — when the passage was merged from
  * several short sections, each printing its title over its text ("제54조(휴게)" among chapter 4's
- * articles) — the title printed last above the sentence, so the citation names the article.
+ * articles) — the title printed last above the sentence, so the citation names the article; in a
+ * call transcript, the speaker line above it ("Marcus Lee -- Chief Financial Officer"), so the
+ * citation says who said it.
  */
 function quotedSection(path: string, candidates: readonly Candidate[], quoted: Candidate): string {
   let title: string | null = null;
   for (const c of candidates) {
     if (c.chunk !== quoted.chunk || c.position >= quoted.position) continue;
-    if (c.role === 'heading' && isSectionTitle(c.text)) title = c.text.trim();
+    if (c.role === 'heading' && (isSectionTitle(c.text) || isSpeakerLine(c.text))) title = c.text.trim().replace(/:$/u, '');
   }
   const last = path.split(' > ').pop() ?? '';
   return title && matchForm(title) !== matchForm(last) ? (path ? `${path} > ${title}` : title) : path;

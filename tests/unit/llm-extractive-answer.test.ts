@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
-import { isRunOnCells, isSectionTitle, matchText, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { isRunOnCells, isSectionTitle, isSpeakerLine, matchText, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -278,6 +278,40 @@ describe('a citation of a passage merged from short sections', () => {
     const single = chunk('single', '5.3 Unpaid extension\nAn employee may request up to eight additional weeks of unpaid leave.', { sectionPath: 'Parental Leave Policy > 5.3 Unpaid extension' });
     expect(composeExtractiveAnswer({ query: 'How many weeks of unpaid leave may an employee request?', chunks: [single], asOf: null, today: '2025-06-15' }).citations[0]?.sectionPath).toBe('Parental Leave Policy > 5.3 Unpaid extension');
     expect([isSectionTitle('제75조(육아 시간)'), isSectionTitle('4.2.2. Size Limits'), isSectionTitle('A.3 Complexity'), isSectionTitle('23 Item 1'), isSectionTitle('Gross Margin')]).toEqual([true, true, true, false, false]);
+  });
+});
+
+describe('a call transcript', () => {
+  const call = chunk(
+    'call',
+    [
+      'Priya Raman -- Chief Executive Officer',
+      'We delivered record revenue of $4.2 billion for the quarter, up 12% year over year.',
+      'Marcus Lee -- Chief Financial Officer',
+      'Gross margin was 61.5%, up 80 basis points from a year ago, on a favorable subscription mix.',
+      'Operator',
+      'Our next question comes from Alex Chen with Morgan Stanley.',
+      'Alex Chen -- Morgan Stanley -- Analyst',
+      'Marcus, what is driving the gross margin guidance being lower than this quarter?',
+      'Marcus Lee -- Chief Financial Officer',
+      'Sure.',
+      'The first quarter typically carries a higher hardware mix and seasonal support costs.',
+    ].join('\n'),
+    { sectionPath: 'Part 1' },
+  );
+
+  it("an analyst's question leads to the reply of the next speaker, past the line naming them", () => {
+    const a = composeExtractiveAnswer({ query: 'Why is the gross margin guidance lower?', chunks: [call], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('The first quarter typically carries a higher hardware mix');
+  });
+
+  it('each quoted sentence is cited under the speaker who said it', () => {
+    const a = composeExtractiveAnswer({ query: 'What were revenue and gross margin for the quarter?', chunks: [call], asOf: null, today: '2025-06-15' });
+    expect(a.citations.map((c) => c.sectionPath).sort()).toEqual(['Part 1 > Marcus Lee -- Chief Financial Officer', 'Part 1 > Priya Raman -- Chief Executive Officer']);
+    const revenue = /\$4\.2 billion[^[]*\[(\d)\]/u.exec(a.text)?.[1];
+    const margin = /61\.5%[^[]*\[(\d)\]/u.exec(a.text)?.[1];
+    expect(revenue && margin && revenue !== margin).toBe(true);
+    expect(['Operator', 'Alex Chen, Morgan Stanley, Analyst', 'PART I — FINANCIAL INFORMATION', 'Gross Margin', 'Apple Inc. — Form 10-Q'].map(isSpeakerLine)).toEqual([true, true, false, false, false]);
   });
 });
 

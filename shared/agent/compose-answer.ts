@@ -20,6 +20,7 @@ import type { AgentDeps, AnswerGuard } from './deps.ts';
 import { asksOverPeriods, composeFigureAnswer, type AnswerDocument, type FigureAnswer } from './figure-answer.ts';
 import { figureAsk, groupsOf } from '../figures/index.ts';
 import { detectInstructionLike } from '../retrieval/index.ts';
+import { isSizePart } from '../sectionize/index.ts';
 import type { StoredChunkWithoutVector } from '../store/index.ts';
 
 /** A question that asks why or what follows, beside the figure: the best sentence joins the answer. */
@@ -44,13 +45,15 @@ async function tablePassages(chunks: readonly StoredChunkWithoutVector[], withhe
 /**
  * Where a passage sits under its document's title: its section path less the leading titles that
  * repeat the document's ("Employee Benefits FAQ" in a document of that title), so a citation reads
- * "Employee Benefits FAQ — Parental leave", or just the title when the passage is under no other.
+ * "Employee Benefits FAQ — Parental leave", or just the title when the passage is under no other;
+ * less the "Part 3" a document without headings is split into by size (shared/sectionize's
+ * density sections), which names nothing a reader can find on the page.
  */
 export function pathUnderTitle(title: string, sectionPath: string): string {
   const key = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const parts = sectionPath.split(' > ');
   let k = 0;
-  while (k < parts.length && key(parts[k] as string) === key(title)) k++;
+  while (k < parts.length && (key(parts[k] as string) === key(title) || isSizePart(parts[k] as string))) k++;
   return parts.slice(k).join(' > ');
 }
 

@@ -10,6 +10,16 @@ export interface DensityOptions {
   maxChars: number;
 }
 
+/** The title of a part a document without headings is split into by size ("Part 3"). */
+function partTitle(n: number): string {
+  return `Part ${n}`;
+}
+
+/** Whether a section title is a size-based part's ({@link densitySections}), which names nothing printed. */
+export function isSizePart(title: string): boolean {
+  return /^Part \d+$/u.test(title);
+}
+
 /**
  * Splits a document without reliable headings into parts of about `targetChars`, cut at
  * paragraph boundaries (line boundaries past `maxChars`, anywhere past twice that), titled
@@ -54,9 +64,9 @@ export function densitySections(
     sections.push({
       id: `s${sections.length}`,
       order: sections.length,
-      title: `Part ${n}`,
-      heading: `part ${n}`,
-      path: [`Part ${n}`],
+      title: partTitle(n),
+      heading: partTitle(n).toLowerCase(),
+      path: [partTitle(n)],
       level: 1,
       text,
       pageStart,

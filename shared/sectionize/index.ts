@@ -5,6 +5,7 @@
  * Entry points: sectionize and DEFAULT_SECTIONIZE_OPTIONS, flattenLines, lineInventory.
  */
 
+export { isSizePart } from './density-sections.ts';
 export { flattenLines, lineInventory, type FlatLine } from './flat-lines.ts';
 export { looksLikeTitle } from './heading.ts';
 export { DEFAULT_SECTIONIZE_OPTIONS, sectionize, type SectionizeOptions } from './sectionize.ts';

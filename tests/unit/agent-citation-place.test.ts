@@ -21,6 +21,9 @@ describe('a citation’s place', () => {
   it('is the section path under the title: leading titles that repeat it (case and punctuation aside) are left out', () => {
     expect(pathUnderTitle(TITLE, 'Employee Benefits FAQ')).toBe('');
     expect(pathUnderTitle(TITLE, 'EMPLOYEE BENEFITS FAQ > Parental leave')).toBe('Parental leave');
+    // A document without headings is split into parts by size: "Part 2" names nothing printed.
+    expect(pathUnderTitle('Larkspur Q4 2024 call', 'Part 2')).toBe('');
+    expect(pathUnderTitle(TITLE, 'Part 1 General Provisions')).toBe('Part 1 General Provisions');
     expect(pathUnderTitle(TITLE, 'Policies > Employee Benefits FAQ')).toBe('Policies > Employee Benefits FAQ');
     expect(pathUnderTitle('Apple Inc. — Form 10-Q', 'PART I > Item 2')).toBe('PART I > Item 2');
   });

@@ -194,6 +194,9 @@ describe('sentences stating what the question asks for', () => {
     const ko = chunk('ko', '출산장려금 신청에 관한 문의는 행정복지센터로 한다. 출산장려금은 출생일부터 1년 이내에 신청하여야 한다.');
     const b = composeExtractiveAnswer({ query: '출산장려금은 언제까지 신청해야 하나요?', chunks: [ko], asOf: null, today: '2025-06-15', maxSentences: 1 });
     expect(b.text).toContain('1년 이내에 신청하여야 한다.');
+    // How often is a time too; a day's worth ("1일분") is none.
+    const wages = chunk('wages', '임금 감액은 1회의 금액이 평균임금의 1일분의 2분의 1을 초과하지 못한다. 임금은 매월 1회 이상 일정한 날짜를 정하여 지급하여야 한다.');
+    expect(composeExtractiveAnswer({ query: '임금은 언제 지급해야 하나요?', chunks: [wages], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('매월 1회 이상');
   });
 
   it('a question asking who approves or decides prefers the sentence naming a role or a body (EN and KO)', () => {

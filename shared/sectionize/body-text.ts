@@ -58,8 +58,9 @@ export type WrapStats = Pick<LineStats, 'medianLength' | 'koreanWrapsAtWords'>;
  * take (cells of words: "통신비 | 월 3만원 | 매월 급여와 함께 지급"), a form's label and value.
  */
 function isRow(line: FlatLine): boolean {
+  if (!line.cells || line.cells.length < 2) return false;
   // A list item's marker set apart from its text ("-   \"supported_versions\" is REQUIRED …") is no cell.
-  const cells = (line.cells ?? []).filter((c, i) => i > 0 || !LIST_MARKER.test(c[2].trim()));
+  const cells = line.cells.filter((c, i) => i > 0 || !LIST_MARKER.test(c[2].trim()));
   // Runs set apart only after a sentence's end are prose with two spaces after each full stop
   // (a plain-text RFC set again in a proportional font: "octet.  This non-zero octet …").
   return cells.length > 1 && !cells.slice(0, -1).every((c) => FULL_STOP.test(c[2].trim()));

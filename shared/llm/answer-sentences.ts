@@ -10,6 +10,22 @@ import { looksLikeTitle } from '../sectionize/index.ts';
 const UNITS_WORD = '(?:one|two|three|four|five|six|seven|eight|nine)';
 const COUNT = `(?:\\d+(?:[.,]\\d+)?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-${UNITS_WORD})?|${UNITS_WORD}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:a|one|two|three|four|five)\\s+hundred|hundred)`;
 
+/** A statement can be quoted; a question or a heading only leads to one. */
+export type SentenceRole = 'statement' | 'question' | 'heading';
+
+/** A sentence (or a heading line) of a passage, as the answerer reads it. */
+export interface PassageSentence {
+  /** Index of its passage among the answer's passages. */
+  chunk: number;
+  /** Its order within its passage. */
+  position: number;
+  text: string;
+  /** Where the sentence sits in its passage's body (for the quote's pages and the viewer). */
+  start: number;
+  end: number;
+  role: SentenceRole;
+}
+
 /**
  * The kinds of statement a question can ask for: `asks` reads the question, `states` a sentence.
  * Korean has no word boundaries a regex knows (`\b` is ASCII), so its words stand alone.

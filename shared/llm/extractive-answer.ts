@@ -8,29 +8,13 @@
  * all of it — so a document cannot make its own words the answer.
  */
 import type { Citation } from '../runs/index.ts';
-import { quotedPages, splitSentences } from '../chunk/index.ts';
-import type { LinePages, DocTable } from '../domain/index.ts';
+import { splitSentences } from '../chunk/index.ts';
 import { detectLang } from '../enrich/index.ts';
-import { ANSWER_KINDS, ASKS_REASON, askedUnit, isHeadingFragment, isRunOnCells, isSectionTitle, isSpeakerLine, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames } from './answer-sentences.ts';
+import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
+import { ANSWER_KINDS, ASKS_REASON, askedUnit, isHeadingFragment, isRunOnCells, isSpeakerLine, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
-/** A passage the answer may quote, with what a citation shows. */
-export interface AnswerChunk {
-  chunkId: string;
-  docId: string;
-  title: string;
-  sectionPath: string;
-  pageStart: number;
-  pageEnd: number;
-  body: string;
-  validFrom: string | null;
-  validTo: string | null;
-  /** The body's pages by offset (Chunk.line_pages): a quote's pages are its own. */
-  linePages?: LinePages;
-  /** The table the passage holds, as data: it is not quoted as sentences. */
-  table?: DocTable;
-}
-
+export type { AnswerChunk } from './answer-citations.ts';
 export type { Citation } from '../runs/index.ts';
 
 /** Input of {@link composeExtractiveAnswer}. */
@@ -123,7 +107,7 @@ const QUESTION = /[?？][\s"'”’)\]]*$/u;
  * subject, which its first sentence may take for granted ("5.3 Unpaid extension" / "An employee
  * may request up to eight additional weeks").
  */
-const LEAD_SHARE: Readonly<Record<Exclude<Role, 'statement'>, number>> = { question: 0.9, heading: 0.8 };
+const LEAD_SHARE: Readonly<Record<Exclude<SentenceRole, 'statement'>, number>> = { question: 0.9, heading: 0.8 };
 /**
  * The share of a lead's match the statements after its first one get, up to the next lead: a
  * section's later sentences are about its heading too, and an answer may run on ("Requests are
@@ -172,19 +156,6 @@ export function formatDateQualifier(date: string, lang: string): string {
   return `as of ${date}`;
 }
 
-/** A statement can be quoted; a question ({@link QUESTION}) or a heading only leads to one. */
-type Role = 'statement' | 'question' | 'heading';
-
-interface Candidate {
-  chunk: number;
-  position: number;
-  text: string;
-  /** Where the sentence sits in its passage's body (for the quote's pages and the viewer). */
-  start: number;
-  end: number;
-  role: Role;
-}
-
 /** A sentence's lexical match: its score and the share of the question's terms it covers. */
 interface Match {
   score: number;
@@ -198,7 +169,7 @@ interface Match {
  * section's first sentence shares few words with what was asked; the line before it says what it
  * is about. Pure.
  */
-export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'text' | 'role'>[], matches: readonly Match[]): Match[] {
+export function answerMatches(candidates: readonly Pick<PassageSentence, 'chunk' | 'text' | 'role'>[], matches: readonly Match[]): Match[] {
   const out = candidates.map((_, i) => ({ score: matches[i]?.score ?? 0, coverage: matches[i]?.coverage ?? 0 }));
   candidates.forEach((cand, i) => {
     if (cand.role === 'statement') return;
@@ -206,7 +177,7 @@ export function answerMatches(candidates: readonly Pick<Candidate, 'chunk' | 'te
     if (!lead || lead.coverage <= 0) return;
     let share = LEAD_SHARE[cand.role];
     for (let j = i + 1; j < candidates.length; j++) {
-      const next = candidates[j] as Pick<Candidate, 'chunk' | 'text' | 'role'>;
+      const next = candidates[j] as Pick<PassageSentence, 'chunk' | 'text' | 'role'>;
       // An analyst's question is answered by the next speaker: the line naming them is passed over.
       if (next.chunk === cand.chunk && next.role === 'heading' && isSpeakerLine(next.text)) continue;
       if (next.chunk !== cand.chunk || next.role !== 'statement') return;
@@ -270,7 +241,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const provisions = isProvision ? input.chunks.flatMap((chunk, c) => (isProvision(chunk) ? [c] : [])) : [];
   const provision = input.chunks[provisions[0] ?? -1];
   const named = new Set(provision?.table ? [] : provisions.filter((c) => input.chunks[c]?.docId === provision?.docId));
-  const candidates: Candidate[] = [];
+  const candidates: PassageSentence[] = [];
   const withheld: ExtractiveAnswer['withheld'] = [];
   input.chunks.forEach((chunk, c) => {
     const flag = detectInstructionLike(chunk.body);
@@ -302,7 +273,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         const t = clip(text);
         // A passage's cues may sit in one sentence only; that sentence alone would be enough.
         if (t.length >= 2 && !isRunOnCells(t) && !detectInstructionLike(t).flagged) {
-          const role: Role = isHeadingFragment(t) && !statesFact(t) ? 'heading' : QUESTION.test(t) ? 'question' : 'statement';
+          const role: SentenceRole = isHeadingFragment(t) && !statesFact(t) ? 'heading' : QUESTION.test(t) ? 'question' : 'statement';
           candidates.push({ chunk: c, position: position++, text: t, start, end, role });
           afterQuestion = role === 'question';
         }
@@ -341,7 +312,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const short = shortQualifier(dateQualifier);
   const lead = input.lead === false ? '' : lang === 'ko' ? `${short}:` : `${short.charAt(0).toUpperCase()}${short.slice(1)}:`;
   let budget = maxWords - wordCount(lead);
-  const chosen: Candidate[] = [];
+  const chosen: PassageSentence[] = [];
   const forms: string[] = [];
   for (const { cand, score } of ranked) {
     if (chosen.length >= maxSentences || score < best * RELATIVE_FLOOR) break;
@@ -361,50 +332,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     return { text: (withheldMatched ? NOT_TRUSTWORTHY : NOT_FOUND)[lang], citations: [], dateQualifier, lang, withheld };
   }
 
-  // One citation a passage's section: sentences of a passage merged from several sections, or of
-  // several speakers of a transcript, are cited each under its own (see quotedSection).
-  const cited = new Map<string, { citation: Citation; quoted: Candidate[] }>();
-  const parts = chosen.map((cand) => {
-    const ch = input.chunks[cand.chunk] as AnswerChunk;
-    const sectionPath = quotedSection(ch.sectionPath, candidates, cand);
-    const key = `${cand.chunk}\u0000${sectionPath}`;
-    let entry = cited.get(key);
-    if (!entry) {
-      const n = cited.size + (input.firstCitation ?? 1);
-      entry = { citation: { n, chunkId: ch.chunkId, docId: ch.docId, title: ch.title, sectionPath, pages: { start: ch.pageStart, end: ch.pageEnd }, validFrom: ch.validFrom, validTo: ch.validTo }, quoted: [] };
-      cited.set(key, entry);
-    }
-    entry.quoted.push(cand);
-    return `${cand.text} [${entry.citation.n}]`;
-  });
-  // A citation's pages are those of the lines it quotes (all its quoted sentences).
-  for (const { citation, quoted } of cited.values()) {
-    const start = Math.min(...quoted.map((c) => c.start));
-    const end = Math.max(...quoted.map((c) => c.end));
-    const ch = input.chunks[quoted[0]?.chunk ?? -1] as AnswerChunk;
-    const pages = quotedPages(ch.linePages, start, end, { pageStart: ch.pageStart, pageEnd: ch.pageEnd });
-    citation.pages = { start: pages.pageStart, end: pages.pageEnd };
-    citation.quote = { start, end };
-  }
-  const citations = [...cited.values()].map((e) => e.citation);
+  const { parts, citations } = citeQuotes(input.chunks, candidates, chosen, input.firstCitation ?? 1);
   return { text: lead ? `${lead} ${parts.join(' ')}` : parts.join(' '), citations, dateQualifier, lang, withheld };
-}
-
-/**
- * The section a quoted sentence is in: its passage's, and — when the passage was merged from
- * several short sections, each printing its title over its text ("제54조(휴게)" among chapter 4's
- * articles) — the title printed last above the sentence, so the citation names the article; in a
- * call transcript, the speaker line above it ("Marcus Lee -- Chief Financial Officer"), so the
- * citation says who said it.
- */
-function quotedSection(path: string, candidates: readonly Candidate[], quoted: Candidate): string {
-  let title: string | null = null;
-  for (const c of candidates) {
-    if (c.chunk !== quoted.chunk || c.position >= quoted.position) continue;
-    if (c.role === 'heading' && (isSectionTitle(c.text) || isSpeakerLine(c.text))) title = c.text.trim().replace(/:$/u, '');
-  }
-  const last = path.split(' > ').pop() ?? '';
-  return title && matchForm(title) !== matchForm(last) ? (path ? `${path} > ${title}` : title) : path;
 }
 
 /** Some sentence of a withheld passage covers part of the question. */

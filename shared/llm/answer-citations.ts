@@ -7,7 +7,8 @@ import { quotedPages } from '../chunk/index.ts';
 import type { DocTable, LinePages } from '../domain/index.ts';
 import { matchForm } from '../retrieval/index.ts';
 import type { Citation } from '../runs/index.ts';
-import { isSectionTitle, isSpeakerLine, type PassageSentence } from './answer-sentences.ts';
+import { isSpeakerLine } from '../sectionize/index.ts';
+import { isSectionTitle, type PassageSentence } from './answer-sentences.ts';
 
 /** A passage the answer may quote, with what a citation shows. */
 export interface AnswerChunk {

@@ -95,7 +95,26 @@ const UNITS: readonly { asks: RegExp; states: RegExp }[] = (() => {
  * hours: "12시간을 한도로", not the "5일 이내" of another article), or null.
  */
 export function askedUnit(question: string): RegExp | null {
-  return UNITS.find((u) => u.asks.test(question))?.states ?? null;
+  return UNITS.find((u) => u.asks.test(question))?.states ?? countedThing(question);
+}
+
+/** Words after "how many" that are no thing counted ("how many of", "how many more"). */
+const NOT_COUNTED = /^(?:of|more|fewer|less|times?|percent|in|at|for|are|is|were|was|do|does|did|have|has|can|will)$/iu;
+
+/**
+ * A count of the thing a question asks how many of — "how many employees" wants "300 employees"
+ * (or "300 new employees"), not the quarter's revenue; "몇 명" a number of people — or null.
+ */
+function countedThing(question: string): RegExp | null {
+  const ko = /몇\s*(명|개|건|곳|차례)/u.exec(question)?.[1];
+  if (ko) return new RegExp(`\\d[\\d,.]*\\s*(?:만\\s*|천\\s*)?${ko}`, 'u');
+  const words = /\bhow\s+many\s+([a-z-]+)(?:\s+([a-z-]+))?/iu.exec(question);
+  if (!words || NOT_COUNTED.test(words[1] as string)) return null;
+  // "how many new stores": the thing is the second word when the first qualifies it.
+  const noun = words[2] && !/s$/iu.test(words[1] as string) && /s$/iu.test(words[2]) ? words[2] : (words[1] as string);
+  const stem = noun.replace(/(?:es|s)$/iu, '');
+  if (stem.length < 3) return null;
+  return new RegExp(`\\b${COUNT}\\s*(?:[a-z-]+\\s+){0,2}${stem}(?:e?s|e)?\\b`, 'iu');
 }
 
 // A limit stated in other words than the question's: "at least 8 characters" is a minimum, "no
@@ -136,24 +155,6 @@ const NUMBERED_TITLE = /^(?:\d{1,2}\.(?:\d{1,2}\.?)*|[A-Z]\.\d{1,2}(?:\.\d{1,2})
 export function isSectionTitle(text: string): boolean {
   const t = text.trim();
   return PROVISION_TITLE.test(t) || /^제\s*\d+\s*조(?:의\s*\d+)?(?:\s|$)/u.test(t) || (NUMBERED_TITLE.test(t) && t.split(/\s+/u).length <= 10);
-}
-
-/** Words of a speaker's role in a call transcript ("Chief Financial Officer", "Morgan Stanley -- Analyst"). */
-const ROLE_WORD = /\b(?:officer|president|chair(?:man|woman|person)?|ceo|cfo|coo|cto|director|head|vice|analyst|relations|treasurer|controller|manager|partner|founder|executive|secretary|counsel)\b/iu;
-/** A name, then a dash or a comma, then a role: "Marcus Lee -- Chief Financial Officer". */
-const NAME_AND_ROLE = /^\p{Lu}\p{Ll}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}\s*(?:--|—|–|,)\s*(.{2,80})$/u;
-
-/**
- * A transcript's speaker line, printed over what the speaker said: "Operator", "Marcus Lee --
- * Chief Financial Officer", "Alex Chen, Morgan Stanley, Analyst". A heading ("PART I — FINANCIAL
- * INFORMATION", "Gross Margin") is none: a name is written in lower case after its capital, and
- * a role names an office.
- */
-export function isSpeakerLine(text: string): boolean {
-  const t = text.trim();
-  if (/^(?:operator|moderator|host|사회자|진행자)\s*:?$/iu.test(t)) return true;
-  const role = NAME_AND_ROLE.exec(t)?.[1];
-  return role !== undefined && ROLE_WORD.test(role) && !/[.!?]$/u.test(t);
 }
 
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark; a provision's title. */

@@ -11,7 +11,8 @@ import type { Citation } from '../runs/index.ts';
 import { splitSentences } from '../chunk/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
-import { ANSWER_KINDS, ASKS_REASON, askedUnit, isHeadingFragment, isRunOnCells, isSpeakerLine, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
+import { ANSWER_KINDS, ASKS_REASON, askedUnit, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
+import { isSpeakerLine } from '../sectionize/index.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 export type { AnswerChunk } from './answer-citations.ts';

@@ -11,6 +11,7 @@ import { startsLate } from './late-numbering.ts';
 import { nestByNumber } from './number-nesting.ts';
 import { outlineHeadings } from './outline-headings.ts';
 import { patternHeadings } from './pattern-headings.ts';
+import { speakerHeadings } from './speaker-headings.ts';
 import { withFinancialHeadings } from './statement-headings.ts';
 import { findTocLines } from './toc.ts';
 import { tocTitleHeadings } from './toc-headings.ts';
@@ -62,7 +63,8 @@ function typographyBeforeAppendix(headings: readonly Heading[], lines: readonly 
 
 /**
  * Splits an extracted document into sections. Structure comes from, in order of preference:
- * a filing's form (parts, items, financial statements and notes; filing-headings.ts), the outline (when it covers the document and numbering does not already explain it),
+ * a filing's form (parts, items, financial statements and notes; filing-headings.ts), a call
+ * transcript's sessions and speakers (speaker-headings.ts), the outline (when it covers the document and numbering does not already explain it),
  * numbering patterns (Korean statute markers, decimal, appendix letters, roman), typography,
  * and finally a size-based split. Tables of contents are dropped first so they never become
  * empty duplicate sections. Linear in the number of lines (the chain search looks back a
@@ -93,6 +95,8 @@ export function sectionize(doc: ExtractedDocument, options: Partial<SectionizeOp
   const numbering = patternHeadings(lines, matches, stats);
   const patterns = [...numbering, ...identifierHeadings(lines, dropped, new Set(numbering.map((h) => h.line)))];
   let headings: Heading[] = filing?.headings ?? [];
+  // A call transcript is structured by who speaks, whatever else its pages print.
+  if (headings.length === 0) headings = speakerHeadings(lines, dropped);
   if (headings.length === 0 && opts.useOutline && doc.outline.length >= 2) {
     const fromOutline = outlineHeadings(doc.outline, lines, dropped);
     const patternLines = new Set(patterns.map((h) => h.line));

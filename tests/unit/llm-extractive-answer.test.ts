@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
-import { isRunOnCells, isSectionTitle, isSpeakerLine, matchText, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { isSpeakerLine } from '../../shared/sectionize/index.ts';
+import { askedUnit, isRunOnCells, isSectionTitle, matchText, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -226,6 +227,17 @@ describe('a question asking a count of a unit, or a limit', () => {
     // Days are answered in days or weeks; a year's span says no number of days.
     const lapse = chunk('lapse', '연차 유급휴가는 1년간 행사하지 아니하면 소멸된다. 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');
     expect(composeExtractiveAnswer({ query: '연차 유급휴가는 며칠인가요?', chunks: [lapse], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('15일의 유급휴가');
+  });
+
+  it('how many of a thing is answered by a count of that thing, not by a sum of money', () => {
+    const call = chunk('call', 'Services revenue rose 31% to $96 million this quarter. We repurchased 12 million shares for $3.5 billion and plan to add about 300 new employees this year.');
+    const split = chunk('split', 'Services revenue rose 31% to $96 million this quarter.\nWe plan to add about 300 new employees this year.');
+    expect(composeExtractiveAnswer({ query: 'How many employees will the company add this year?', chunks: [split], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('300 new employees');
+    expect(askedUnit('How many shares did the company repurchase?')?.test(call.body)).toBe(true);
+    expect(askedUnit('How many shares did the company repurchase?')?.test('Services revenue rose 31% to $96 million.')).toBe(false);
+    expect(askedUnit('상반기에 몇 명을 채용했나요?')?.test('상반기에 신입사원 1,200명을 채용했다.')).toBe(true);
+    expect(askedUnit('How many new stores did the company open?')?.test('The company opened 45 new stores in the quarter.')).toBe(true);
+    expect(askedUnit('How many of the stores are open?')).toBeNull();
   });
 
   it('a count written in words with its digits ("sixteen (16) weeks") is one', () => {

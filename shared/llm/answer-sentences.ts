@@ -157,6 +157,11 @@ export function isSectionTitle(text: string): boolean {
   return PROVISION_TITLE.test(t) || /^제\s*\d+\s*조(?:의\s*\d+)?(?:\s|$)/u.test(t) || (NUMBERED_TITLE.test(t) && t.split(/\s+/u).length <= 10);
 }
 
+/** Whether a text ends as a sentence does (a full stop, a colon, a Korean ending), unlike a table's row run into a line. */
+export function endsSentence(text: string): boolean {
+  return SENTENCE_END.test(text);
+}
+
 /** A heading or title line rather than a sentence: a few words, no sentence-ending mark; a provision's title. */
 export function isHeadingFragment(text: string): boolean {
   return PROVISION_TITLE.test(text.trim()) || (!SENTENCE_END.test(text) && (text.split(/\s+/u).length <= 8 || isContentsEntry(text)));

@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { splitSentences } from '../chunk/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
-import { ANSWER_KINDS, ASKS_REASON, askedUnit, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
+import { ANSWER_KINDS, ASKS_REASON, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { isSpeakerLine } from '../sectionize/index.ts';
 import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
@@ -308,6 +308,9 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     .filter((x) => x.coverage > 0 && x.cand.role === 'statement')
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
   const best = ranked[0]?.score ?? 0;
+  // A sentence answering nearly as well as the best line leads before a line that is no sentence.
+  const sentenceAt = ranked.findIndex((x) => x.score >= best * RELATIVE_FLOOR && endsSentence(x.cand.text));
+  if (sentenceAt > 0) ranked.unshift(...ranked.splice(sentenceAt, 1));
 
   const maxWords = Math.max(10, Math.floor(input.maxWords ?? 80));
   const short = shortQualifier(dateQualifier);
@@ -319,6 +322,10 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     if (chosen.length >= maxSentences || score < best * RELATIVE_FLOOR) break;
     const form = matchForm(cand.text);
     if (forms.some((f) => f.includes(form) || form.includes(f))) continue;
+    // A line that is no sentence (a table's row run into a line: "3.125% Notes due 2028 MSFT
+    // NASDAQ") may answer first; it is never added to a sentence, nor to another answer's.
+    const sentenceBefore = input.lead === false || (chosen[0] !== undefined && endsSentence(chosen[0].text));
+    if (sentenceBefore && !endsSentence(cand.text)) continue;
     const words = wordCount(cand.text);
     // The best sentence is always said, cut if it must be; the rest only while they fit. After
     // another answer's sentence (lead: false) none is cut: one that does not fit is left out.

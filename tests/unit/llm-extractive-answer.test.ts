@@ -330,6 +330,22 @@ describe('a call transcript', () => {
   });
 });
 
+describe('a line that is no sentence', () => {
+  const row = 'Paid parental leave 16 weeks 100% of base pay';
+  it('is never added to a sentence that answers, nor to another answer', () => {
+    const policy = chunk('p', `Eligible employees receive sixteen weeks of paid parental leave.\n${row}`);
+    const a = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [policy], asOf: null, today: '2025-06-15', maxSentences: 3 });
+    expect(a.text).toBe('As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1]');
+    const after = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk('r', row)], asOf: null, today: '2025-06-15', lead: false });
+    expect(after.citations).toEqual([]);
+  });
+
+  it('still answers first when nothing else does', () => {
+    const a = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk('r', row)], asOf: null, today: '2025-06-15' });
+    expect(a.text).toBe(`As of 2025-06-15: ${row} [1]`);
+  });
+});
+
 describe('headings are not sentences', () => {
   it('a section title on its own line is neither glued to the sentence below nor quoted alone', () => {
     const chunk = { ...EN[0]!, body: 'Parental Leave Policy\n5.1 Paid parental leave\nEligible employees receive sixteen weeks of paid parental leave.' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
+import { spelledOutAbbreviations } from '../../shared/retrieval/abbreviations.ts';
 import { keywordSearchText, resolvePeriod, understandQuery } from '../../shared/retrieval/query-understanding.ts';
 
 const today = '2025-06-15';
@@ -138,5 +139,13 @@ describe('keywordSearchText', () => {
     expect(keywordSearchText(u('2024년 기준 출산 장려금'))).toBe('출산 장려금 출산장려금');
     expect(keywordSearchText(u('parental leave as of 2024-01-01'))).toBe('parental leave');
     expect(keywordSearchText(u('RFC 8446'))).toBe('RFC 8446');
+  });
+
+  it("adds what a question's abbreviations stand for, once, unless it says so already", () => {
+    expect(keywordSearchText(u("What was Intel's R&D expenditure in Q1 2023?"))).toBe("What was Intel's R&D expenditure in Q1 2023? research and development");
+    expect(keywordSearchText(u('Who is the CFO and what did the CFO say about capex?'))).toBe('Who is the CFO and what did the CFO say about capex? chief financial officer capital expenditures');
+    expect(keywordSearchText(u('EPS (earnings per share) guidance'))).toBe('EPS (earnings per share) guidance');
+    // Letters inside a word are no abbreviation: "said", "fair", "fix".
+    expect(spelledOutAbbreviations('What did the chair say about the fix in fair value?')).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
 import { ANSWER_KINDS, ASKS_REASON, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { isSpeakerLine } from '../sectionize/index.ts';
-import { detectInstructionLike, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
+import { detectInstructionLike, spelledOutAbbreviations, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
 export type { AnswerChunk } from './answer-citations.ts';
 export type { Citation } from '../runs/index.ts';
@@ -282,7 +282,11 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     }
   });
   const titles = [...new Set(input.chunks.map((c) => c.title))];
-  const scores = answerMatches(candidates, lexicalScores(analyseQuery(withoutDocumentNames(question, titles)), candidates.map((c) => matchText(c.text))));
+  // "Who is the CFO?" is answered by "… Marcus Lee, our Chief Financial Officer": the question's
+  // abbreviations match their spelled-out words too.
+  const matched = withoutDocumentNames(question, titles);
+  const spelled = spelledOutAbbreviations(matched);
+  const scores = answerMatches(candidates, lexicalScores(analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched), candidates.map((c) => matchText(c.text))));
   // A question about amounts, a deadline or who decides is answered by sentences that state them;
   // one asking a count of a unit ("how many days") by those stating a count of that unit.
   // A question asking why (what drives, what caused) is answered by a reason, not a figure.

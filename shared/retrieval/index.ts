@@ -37,6 +37,7 @@ export {
   type UnderstandOptions,
   type UnderstoodQuery,
 } from './query-understanding.ts';
+export { spelledOutAbbreviations } from './abbreviations.ts';
 export {
   chooseAlpha,
   detectIntent,

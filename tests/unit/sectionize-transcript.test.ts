@@ -133,6 +133,11 @@ describe('an answer from a transcript says who said it', () => {
     expect(a.citations[0]?.sectionPath).toMatch(/Elena Park -- Chief Executive Officer$/u);
   });
 
+  it('an abbreviation asked finds its words spelled out ("CFO": "Chief Financial Officer")', () => {
+    const a = composeExtractiveAnswer({ query: "Who is Orchard's CFO?", chunks: passages, asOf: null, today: '2024-05-01', maxSentences: 1 });
+    expect(a.text).toContain('Marcus Lee, our Chief Financial Officer');
+  });
+
   it('wrapping the fixture keeps every word', () => {
     const text = 'one two three four five six seven eight nine ten eleven twelve';
     expect(wrap(text, 20).join(' ')).toBe(text);

@@ -5,7 +5,7 @@
  * - a name and a role on one line: "Marcus Lee -- Chief Financial Officer", "Priya Raman --
  *   Halden Securities -- Analyst", "Dana Whitfield, Orchard Systems, Inc. - VP of IR [2]";
  * - a name over a line of its role or firm: "Marcus Lee" / "Executive VP & CFO";
- * - a name alone, its role given in a list of participants, or the name printed over several turns;
+ * - a name alone, the list of participants giving its role, or the call introducing it;
  * - a name opening the line it speaks: "Marcus Lee: Thank you, Dana." ("김민준 부사장: 감사합니다.");
  * - "Operator", "Moderator", 사회자.
  *
@@ -165,25 +165,25 @@ function introducedAs(name: string, spoken: string): string | undefined {
 /** Turns needed, and distinct speakers among them, for a document to be read as a transcript. */
 const MIN_TURNS = 3;
 const MIN_SPEAKERS = 2;
-/** A transcript's pages each hold a turn or two; a report naming three people in its front matter has a few in all. */
+/** A transcript's pages each hold a turn or two. */
 const MIN_TURNS_PER_PAGE = 0.5;
 
 /**
- * Whether the turns found make a transcript: three or more by two speakers or more, at least one
- * of them an operator's or three printed with their roles, and about a turn every other page.
+ * Whether the confirmed turns make a transcript: three or more by two speakers or more, and
+ * about a turn every other page (a report naming three people in its front matter has a few in all).
  */
-function isTranscript(turns: readonly Candidate[], host: (c: Candidate) => boolean, pages: number): boolean {
-  return turns.length >= Math.max(MIN_TURNS, MIN_TURNS_PER_PAGE * pages) && new Set(turns.map((c) => nameKey(c.name))).size >= MIN_SPEAKERS && announced(turns, host);
+function isTranscript(turns: readonly Candidate[], pages: number): boolean {
+  return turns.length >= Math.max(MIN_TURNS, MIN_TURNS_PER_PAGE * pages) && new Set(turns.map((c) => nameKey(c.name))).size >= MIN_SPEAKERS;
 }
 
-/** An operator speaks, or three turns print their speaker's role. */
+/** An operator speaks, or three turns print their speaker's role: the call says it is one. */
 function announced(turns: readonly Candidate[], host: (c: Candidate) => boolean): boolean {
   return turns.some(host) || turns.filter((c) => c.explicit).length >= MIN_TURNS;
 }
 
 /**
  * Headings of a call transcript: its sessions (rank 1) and speakers' turns (rank 2), or none
- * when the document is no transcript — fewer than three turns by two speakers or more. A run of
+ * when the document is no transcript ({@link announced}, {@link isTranscript}). A run of
  * speaker lines with nothing spoken between them is a list of participants, not turns; it stays
  * the text of the session it is printed under. A name printed alone (or opening its line) opens
  * a turn when the list of participants gives it or when the call names it in a sentence ("our
@@ -217,6 +217,8 @@ export function speakerHeadings(lines: readonly FlatLine[], dropped: ReadonlySet
   for (const c of found) if (c.role && !roles.has(nameKey(c.name))) roles.set(nameKey(c.name), c.role);
   const turns = found.filter(opensTurn);
   const host = (c: Candidate): boolean => HOST.test(c.name);
+  // Only a call with an operator, or with speakers printed with their roles, is looked at further.
+  if (!announced(turns, host)) return [];
   const candidateLines = new Set(found.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.line + k)));
   let said: string | null = null;
   /** What the call says: every line but a speaker's, and the words after "Name:". */
@@ -233,11 +235,8 @@ export function speakerHeadings(lines: readonly FlatLine[], dropped: ReadonlySet
     }
     return m;
   };
-  const pages = lines[lines.length - 1]?.page ?? 1;
-  // Only a call with an operator, or with speakers printed with their roles, is looked at further.
-  if (!announced(turns, host)) return [];
   const confirmed = turns.filter((c) => c.explicit || host(c) || roles.has(nameKey(c.name)) || introduced(c.name));
-  if (!isTranscript(confirmed, host, pages)) return [];
+  if (!isTranscript(confirmed, lines[lines.length - 1]?.page ?? 1)) return [];
   const speakers = confirmed.map((c): Heading => {
     const role = c.role ?? roles.get(nameKey(c.name)) ?? introducedAs(c.name, spoken());
     return { line: c.line, span: c.span, title: role ? `${c.name} -- ${role}` : c.name, rest: c.rest, rank: 2, source: 'pattern' };

@@ -135,6 +135,14 @@ export function matchText(text: string): string {
 /** A question asking why: what drives, caused or explains something ("Why is the guidance lower?", "이유는?"). */
 export const ASKS_REASON = /^\s*why\b|\bwhat\s+(?:is|are|was|were)\s+(?:driving|behind|causing)\b|\bwhat\s+(?:drove|drives|caused|causes|explains?)\b|\breasons?\s+(?:for|why|behind)\b|왜|이유|원인/iu;
 
+/**
+ * A question asking what someone asked ("What did the analyst from Halden Securities ask about?",
+ * "Which questions were raised about margins?", "어떤 질문을 했나요?"): the questions a passage
+ * prints answer it.
+ */
+export const ASKS_WHAT_WAS_ASKED =
+  /\bwhat\s+(?:did|do|does|was|were|has|have)\b.*\b(?:ask(?:ed)?|inquire[d]?)\b|\b(?:which|what)\s+questions?\b|\bquestions?\s+(?:were\s+)?(?:asked|raised)\b|(?:무엇을|무슨|어떤)\s*질문|질문(?:했|한|하였)/iu;
+
 /** Ends as a sentence does: a full stop, a question or exclamation mark, a colon, a Korean ending. */
 const SENTENCE_END = /[.!?。:;)…]\s*$|[다요]\.?$/u;
 

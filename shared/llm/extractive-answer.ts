@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { splitSentences } from '../chunk/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
-import { ANSWER_KINDS, ASKS_REASON, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
+import { ANSWER_KINDS, ASKS_REASON, ASKS_WHAT_WAS_ASKED, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { isSpeakerLine } from '../sectionize/index.ts';
 import { detectInstructionLike, spelledOutAbbreviations, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
 
@@ -170,7 +170,7 @@ interface Match {
  * section's first sentence shares few words with what was asked; the line before it says what it
  * is about. Pure.
  */
-export function answerMatches(candidates: readonly Pick<PassageSentence, 'chunk' | 'text' | 'role'>[], matches: readonly Match[]): Match[] {
+export function answerMatches(candidates: readonly Pick<PassageSentence, 'chunk' | 'text' | 'role'>[], matches: readonly Match[], quotesQuestions = false): Match[] {
   const out = candidates.map((_, i) => ({ score: matches[i]?.score ?? 0, coverage: matches[i]?.coverage ?? 0 }));
   candidates.forEach((cand, i) => {
     if (cand.role === 'statement') return;
@@ -181,7 +181,9 @@ export function answerMatches(candidates: readonly Pick<PassageSentence, 'chunk'
       const next = candidates[j] as Pick<PassageSentence, 'chunk' | 'text' | 'role'>;
       // An analyst's question is answered by the next speaker: the line naming them is passed over.
       if (next.chunk === cand.chunk && next.role === 'heading' && isSpeakerLine(next.text)) continue;
-      if (next.chunk !== cand.chunk || next.role !== 'statement') return;
+      // Asked what someone asked, a speaker's line leads to their questions too.
+      const quotable = next.role === 'statement' || (quotesQuestions && cand.role === 'heading' && next.role === 'question');
+      if (next.chunk !== cand.chunk || !quotable) return;
       if (wordCount(next.text) < MIN_ANSWER_WORDS) continue;
       const own = out[j] as Match;
       out[j] = { score: Math.max(own.score, share * lead.score), coverage: Math.max(own.coverage, lead.coverage) };
@@ -286,7 +288,9 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   // abbreviations match their spelled-out words too.
   const matched = withoutDocumentNames(question, titles);
   const spelled = spelledOutAbbreviations(matched);
-  const scores = answerMatches(candidates, lexicalScores(analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched), candidates.map((c) => matchText(c.text))));
+  // "What did the analyst ask?" is answered by the questions printed, not only by statements.
+  const quotesQuestions = ASKS_WHAT_WAS_ASKED.test(question);
+  const scores = answerMatches(candidates, lexicalScores(analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched), candidates.map((c) => matchText(c.text))), quotesQuestions);
   // A question about amounts, a deadline or who decides is answered by sentences that state them;
   // one asking a count of a unit ("how many days") by those stating a count of that unit.
   // A question asking why (what drives, what caused) is answered by a reason, not a figure.
@@ -294,7 +298,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const unit = askedUnit(question);
   // A count of the unit asked ("how many hours": hours; "며칠": days or weeks; see askedUnit) is
   // needed: a sentence without one weighs as a who-question's sentence naming no role.
-  const kindBonus = (text: string): number => (asked.some((kind) => kind.states.test(text)) || unit?.test(text) ? ANSWER_KIND_BONUS : 0);
+  const kindBonus = (cand: PassageSentence): number =>
+    asked.some((kind) => kind.states.test(cand.text)) || unit?.test(cand.text) || (quotesQuestions && cand.role === 'question') ? ANSWER_KIND_BONUS : 0;
 
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
@@ -302,14 +307,14 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
       cand,
       // The passages arrive ranked by reranker, priors and memory: that order counts a little.
       score:
-        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + kindBonus(cand.text)) *
+        ((1 - RANK_WEIGHT) * (scores[i]?.score ?? 0) + RANK_WEIGHT * (1 - cand.chunk / n) + kindBonus(cand)) *
         (asked.every((kind) => !kind.required || kind.states.test(cand.text)) && (!unit || unit.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
         (named.size === 0 || named.has(cand.chunk) ? 1 : 0) *
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1) *
         (startsMidThought(cand.text) ? MID_THOUGHT_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
     }))
-    .filter((x) => x.coverage > 0 && x.cand.role === 'statement')
+    .filter((x) => x.coverage > 0 && (x.cand.role === 'statement' || (quotesQuestions && x.cand.role === 'question')))
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
   const best = ranked[0]?.score ?? 0;
   // A sentence answering nearly as well as the best line leads before a line that is no sentence.

@@ -138,6 +138,15 @@ describe('an answer from a transcript says who said it', () => {
     expect(a.text).toContain('Marcus Lee, our Chief Financial Officer');
   });
 
+  it('asked what an analyst asked, the answer quotes their question, cited under their name', () => {
+    const a = composeExtractiveAnswer({ query: 'What did the analyst from Halden Securities ask about?', chunks: passages, asOf: null, today: '2024-05-01', maxSentences: 1 });
+    expect(a.text).toContain('could you help us understand what drove the gross margin expansion');
+    expect(a.citations[0]?.sectionPath).toMatch(/Priya Raman -- Halden Securities$/u);
+    // Otherwise a question printed in a passage is never the answer: the reply is.
+    const b = composeExtractiveAnswer({ query: 'What drove the gross margin expansion?', chunks: passages, asOf: null, today: '2024-05-01', maxSentences: 1 });
+    expect(b.text).not.toContain('could you help us understand');
+  });
+
   it('wrapping the fixture keeps every word', () => {
     const text = 'one two three four five six seven eight nine ten eleven twelve';
     expect(wrap(text, 20).join(' ')).toBe(text);

@@ -89,6 +89,8 @@ const UNSTATED_WEIGHT = 0.6;
  */
 const BOILERPLATE_SECTION = /\b(?:certifications?|signatures?|exhibits?(?:\s+index)?)\b/iu;
 const BOILERPLATE_WEIGHT = 0.5;
+/** Share of the question's terms a line that is no sentence must say itself to be quoted after a sentence. */
+const ROW_OWN_COVERAGE = 1 / 3;
 /** A sentence starting mid-thought (a list item without its lead-in) reads badly alone: it weighs this much. */
 const MID_THOUGHT_WEIGHT = 0.8;
 
@@ -290,7 +292,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const spelled = spelledOutAbbreviations(matched);
   // "What did the analyst ask?" is answered by the questions printed, not only by statements.
   const quotesQuestions = ASKS_WHAT_WAS_ASKED.test(question);
-  const scores = answerMatches(candidates, lexicalScores(analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched), candidates.map((c) => matchText(c.text))), quotesQuestions);
+  const own = lexicalScores(analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched), candidates.map((c) => matchText(c.text)));
+  const scores = answerMatches(candidates, own, quotesQuestions);
   // A question about amounts, a deadline or who decides is answered by sentences that state them;
   // one asking a count of a unit ("how many days") by those stating a count of that unit.
   // A question asking why (what drives, what caused) is answered by a reason, not a figure.
@@ -313,6 +316,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1) *
         (startsMidThought(cand.text) ? MID_THOUGHT_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
+      ownCoverage: own[i]?.coverage ?? 0,
     }))
     .filter((x) => x.coverage > 0 && (x.cand.role === 'statement' || (quotesQuestions && x.cand.role === 'question')))
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
@@ -327,14 +331,19 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   let budget = maxWords - wordCount(lead);
   const chosen: PassageSentence[] = [];
   const forms: string[] = [];
-  for (const { cand, score } of ranked) {
+  for (const { cand, score, ownCoverage } of ranked) {
     if (chosen.length >= maxSentences || score < best * RELATIVE_FLOOR) break;
     const form = matchForm(cand.text);
     if (forms.some((f) => f.includes(form) || form.includes(f))) continue;
-    // A line that is no sentence (a table's row run into a line: "3.125% Notes due 2028 MSFT
-    // NASDAQ") may answer first; it is never added to a sentence, nor to another answer's.
-    const sentenceBefore = input.lead === false || (chosen[0] !== undefined && endsSentence(chosen[0].text));
-    if (sentenceBefore && !endsSentence(cand.text)) continue;
+    // A line that is no sentence (a table's row run into a line) may answer first. After a
+    // sentence it is quoted only when its own words say what was asked ("Payroll and salary
+    // records 7 years …" for how long payroll records are kept), not on the match of the heading
+    // above it ("3.125% Notes due 2028 MSFT NASDAQ" under a cover page's); never after another
+    // answer's figure.
+    if (!endsSentence(cand.text)) {
+      if (input.lead === false) continue;
+      if (chosen[0] !== undefined && endsSentence(chosen[0].text) && ownCoverage < ROW_OWN_COVERAGE) continue;
+    }
     const words = wordCount(cand.text);
     // The best sentence is always said, cut if it must be; the rest only while they fit. After
     // another answer's sentence (lead: false) none is cut: one that does not fit is left out.

@@ -332,10 +332,18 @@ describe('a call transcript', () => {
 
 describe('a line that is no sentence', () => {
   const row = 'Paid parental leave 16 weeks 100% of base pay';
-  it('is never added to a sentence that answers, nor to another answer', () => {
-    const policy = chunk('p', `Eligible employees receive sixteen weeks of paid parental leave.\n${row}`);
+  it('follows a sentence answering nearly as well, and only when its own words say what was asked', () => {
+    const policy = chunk('p', `${row}\nEligible employees receive sixteen weeks of paid parental leave.`);
     const a = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [policy], asOf: null, today: '2025-06-15', maxSentences: 3 });
-    expect(a.text).toBe('As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1]');
+    expect(a.text).toBe(`As of 2025-06-15: Eligible employees receive sixteen weeks of paid parental leave. [1] ${row} [1]`);
+    // A cover page's row under a heading the question matches says nothing asked itself.
+    const results = chunk('r', 'Research and development expenses were $6.6 billion, up 10% from a year ago.');
+    const cover = chunk('c', 'Research and development expenses\n3.125% Notes due 2028 MSFT NASDAQ');
+    const b = composeExtractiveAnswer({ query: 'What were research and development expenses?', chunks: [cover, results], asOf: null, today: '2025-06-15', maxSentences: 3 });
+    expect(b.text).toBe('As of 2025-06-15: Research and development expenses were $6.6 billion, up 10% from a year ago. [1]');
+  });
+
+  it("never follows another answer's figure", () => {
     const after = composeExtractiveAnswer({ query: 'How much paid parental leave do employees get?', chunks: [chunk('r', row)], asOf: null, today: '2025-06-15', lead: false });
     expect(after.citations).toEqual([]);
   });

@@ -196,12 +196,16 @@ export function requalify(text: string, used: string | null, cited: string | nul
 /**
  * answerer: citations and date qualifiers; a fallback says it could not confirm the answer. An
  * answer about a reporting period is qualified by the period of the documents it cites ("for the
- * period ended 2023-07-01 (…)"), never by another document's, and not by today's date.
+ * period ended 2023-07-01 (…)"), never by another document's, and not by today's date, even
+ * when the question says "this year" or "currently".
  */
 export async function answerer(s: AgentStateType, deps: AgentDeps, observer?: { delta?(text: string): void }): Promise<NodeResult> {
   const u = s.understanding;
   if (!u) throw new Error('answerer before listener');
-  const dated = Boolean(s.requestedAsOf || u.asOf);
+  // "This year", "currently", 올해 date a question today, which names no report's period: an
+  // answer from a report is still qualified by the period it reports ("for fiscal 2024 Q1", not
+  // "as of" today beside a call's "we plan to add 300 employees this year").
+  const dated = Boolean(s.requestedAsOf || (u.asOf && u.asOf !== deps.today()));
   const byDoc = dated ? new Map<string, DocumentProfile | null>() : await profiles(deps);
   // The answer draws on the named documents' passages first (the ranking stays as it is).
   const passages = s.scope && !s.notFound ? answerPassages(s.ranked, s.scope, (r) => r.hit.chunk.doc_id) : s.ranked;

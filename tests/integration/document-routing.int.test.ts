@@ -101,6 +101,12 @@ describe.skipIf(!REDIS_AVAILABLE)('routing over look-alike filings', () => {
     expect(planner.routing?.documents).toBe(1);
   });
 
+  it('a question dated "this year" is still qualified by the period of the filing it cites, not by today', async () => {
+    const a = await runAgent(graph, { runId: 'run-route-0003', query: "What were Rivermart's net sales this year?" });
+    expect(a.text).toContain('143,083');
+    expect(a.dateQualifier).toMatch(/^for the period ended 2023-09-30 \(Rivermart/u);
+  });
+
   it('a period no filing of the company covers is answered "not found", never with another quarter', async () => {
     const a = await runAgent(graph, { runId: 'run-route-0002', query: "What were Rivermart's net sales in Q1 2021?" });
     expect(a.validated).toBe(false);

@@ -40,18 +40,29 @@ const NAME_AND_ROLE = /^(\p{Lu}\p{Ll}[\p{L}'’.-]*(?:\s+(?:\p{Lu}[\p{L}'’.-]*
 const LEGAL_FORM = /^(?:inc|llc|ltd|plc|corp(?:oration)?|co|ag|sa|nv|lp|l\.p)\.?$/iu;
 /** Words a call introduces a speaker with: "comes from Priya Raman", "over to Dana Whitfield", "joined by …". */
 const INTRODUCED = '(?:from|to|introduce|welcome|joined\\s+by|line\\s+of|(?:today|me)\\s+(?:is|are))';
-/** A Refinitiv turn counter ("Operator [1]"), a colon after a label. */
-const TURN_MARK = /\s*(?:\[\d+\])?\s*:?$/u;
+/** A Refinitiv turn counter at a line's end ("Operator [1]"). */
+const TURN_COUNTER = /\[\d+\]$/u;
+/** What every speaker line starts with: a capital, a Hangul syllable, a bracket. */
+const SPEAKER_START = /^[\p{Lu}\uAC00-\uD7A3[]/u;
+/** Longer lines are spoken text (a speaker line with a role runs to about a hundred characters). */
+const MAX_SPEAKER_LINE = 160;
 /** A line ending a sentence, not an abbreviation ("Inc.", "Co."). */
 const SENTENCE_END = /(?<!\b(?:inc|corp|co|ltd|plc|llc|jr|sr|no))[.!?]$/iu;
 
-/** A speaker line without its turn counter, colon or brackets ("[김민준 부사장]"). */
+/**
+ * A speaker line without its colon, turn counter or brackets ("Operator [1]", "[김민준 부사장]").
+ * Trimmed by hand: a regex anchored at the end only scans every run of spaces of every line.
+ */
 function clean(text: string): string {
-  const t = text.trim().replace(TURN_MARK, '').trim();
-  return /^\[[^\]]+\]$/u.test(t) ? t.slice(1, -1).trim() : t;
+  let t = text.trim();
+  if (t.endsWith(':')) t = t.slice(0, -1).trimEnd();
+  const counter = TURN_COUNTER.exec(t);
+  if (counter) t = t.slice(0, counter.index).trimEnd();
+  return t.startsWith('[') && t.endsWith(']') && !t.slice(1, -1).includes(']') ? t.slice(1, -1).trim() : t;
 }
 
 function isName(text: string): boolean {
+  if (text.length > 48 || !SPEAKER_START.test(text.trimStart())) return false;
   const t = clean(text);
   if (t.length > 40) return false;
   if (KOREAN_NAME.test(t)) return ROLE_WORD.test(t.replace(/^[가-힣]{2,4}/u, ''));
@@ -80,6 +91,7 @@ function isRoleText(text: string): boolean {
 
 /** The name and role of a line printing both, or null. */
 function nameAndRole(text: string): { name: string; role: string } | null {
+  if (text.length > MAX_SPEAKER_LINE || !SPEAKER_START.test(text.trimStart())) return null;
   const t = clean(text);
   // A Korean name is printed with its title ("김민준 부사장(CFO)"): the two are the speaker's name.
   if (HOST.test(t) || (KOREAN_NAME.test(t) && isName(t))) return { name: t, role: '' };
@@ -118,6 +130,8 @@ interface Candidate {
 
 /** A line opening with "Name: …" ("Marcus Lee, CFO: …", "Operator: …"): its speaker and the words after the label. */
 function inlineLabel(i: number, text: string): Candidate | null {
+  const colon = text.indexOf(':');
+  if (colon < 2 || colon > 62 || !SPEAKER_START.test(text.trimStart())) return null;
   const m = /^([^:]{2,60}?)\s*:\s+(\S.*)$/u.exec(text.trim());
   if (!m) return null;
   const label = (m[1] as string).trim();
@@ -147,19 +161,40 @@ function nameKey(name: string): string {
   return name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+/** Two to four capitalised words: a name as a sentence mentions it. */
+const NAME_WORDS = "\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,3}";
+/** "comes from Priya Raman", "over to Dana Whitfield", "joined by …". */
+const INTRODUCTION = new RegExp(`\\b${INTRODUCED}\\s+(${NAME_WORDS})`, 'gu');
+/** "Elena Park, our Chief Executive Officer", "Tom Becker with Alder Capital". */
+const INTRODUCED_AS = new RegExp(`(${NAME_WORDS})(?:,\\s*(?:our|the company's|its)?\\s*|\\s+(?:with|from|of)\\s+)(\\p{Lu}[^,.;:!?\\n]{1,60})`, 'gu');
+
+/** Every run of two or more consecutive words of a name found in a sentence ("Today Elena Park": "Elena Park" too). */
+function nameRuns(words: string): string[] {
+  const w = words.split(/\s+/u);
+  const out: string[] = [];
+  for (let i = 0; i < w.length; i++) for (let j = i + 2; j <= w.length; j++) out.push(nameKey(w.slice(i, j).join(' ')));
+  return out;
+}
 
 /**
- * The role a call gives a speaker where it introduces them: "Elena Park, our Chief Executive
- * Officer", "Dana Whitfield, Vice President of Investor Relations", "Tom Becker with Alder Capital".
+ * The speakers a call introduces, read in one pass over what it says: the names it introduces
+ * ("our first question comes from Priya Raman") and the role it gives them, where it does ("Elena
+ * Park, our Chief Executive Officer", "Dana Whitfield, Vice President of Investor Relations",
+ * "Tom Becker with Alder Capital").
  */
-function introducedAs(name: string, spoken: string): string | undefined {
-  const re = new RegExp(`${escapeRegExp(name)}(?:,\\s*(?:our|the company's|its)?\\s*|\\s+(?:with|from|of)\\s+)(\\p{Lu}[^,.;:!?\\n]{1,60})`, 'gu');
-  for (const m of spoken.matchAll(re)) {
-    const role = (m[1] as string).trim();
-    if (isRoleText(role)) return role;
+function introductions(spoken: string): { named: Set<string>; roles: Map<string, string> } {
+  const named = new Set<string>();
+  const roles = new Map<string, string>();
+  for (const m of spoken.matchAll(INTRODUCTION)) for (const k of nameRuns(m[1] as string)) named.add(k);
+  for (const m of spoken.matchAll(INTRODUCED_AS)) {
+    const role = (m[2] as string).trim();
+    if (!isRoleText(role)) continue;
+    for (const k of nameRuns(m[1] as string)) {
+      named.add(k);
+      if (!roles.has(k)) roles.set(k, role);
+    }
   }
-  return undefined;
+  return { named, roles };
 }
 
 /** Turns needed, and distinct speakers among them, for a document to be read as a transcript. */
@@ -167,18 +202,30 @@ const MIN_TURNS = 3;
 const MIN_SPEAKERS = 2;
 /** A transcript's pages each hold a turn or two. */
 const MIN_TURNS_PER_PAGE = 0.5;
+/** Share of the turns needed that an operator's or a printed role's must be. */
+const MIN_SAID_SHARE = 0.25;
 
 /**
  * Whether the confirmed turns make a transcript: three or more by two speakers or more, and
  * about a turn every other page (a report naming three people in its front matter has a few in all).
  */
 function isTranscript(turns: readonly Candidate[], pages: number): boolean {
-  return turns.length >= Math.max(MIN_TURNS, MIN_TURNS_PER_PAGE * pages) && new Set(turns.map((c) => nameKey(c.name))).size >= MIN_SPEAKERS;
+  return turns.length >= turnsNeeded(pages) && new Set(turns.map((c) => nameKey(c.name))).size >= MIN_SPEAKERS;
 }
 
-/** An operator speaks, or three turns print their speaker's role: the call says it is one. */
-function announced(turns: readonly Candidate[], host: (c: Candidate) => boolean): boolean {
-  return turns.some(host) || turns.filter((c) => c.explicit).length >= MIN_TURNS;
+/**
+ * An operator speaks, or three turns print their speaker's role — and such turns are a quarter of
+ * the turns the document's length needs, at least: the call says it is one. A standard listing
+ * its contributors over their affiliations ("Pete Chown" / "Skygate Technology Ltd") does not.
+ */
+function announced(turns: readonly Candidate[], host: (c: Candidate) => boolean, pages: number): boolean {
+  const said = turns.filter((c) => c.explicit || host(c)).length;
+  return (turns.some(host) || turns.filter((c) => c.explicit).length >= MIN_TURNS) && said >= MIN_SAID_SHARE * turnsNeeded(pages);
+}
+
+/** Turns a document of `pages` pages needs to be a transcript. */
+function turnsNeeded(pages: number): number {
+  return Math.max(MIN_TURNS, MIN_TURNS_PER_PAGE * pages);
 }
 
 /**
@@ -192,6 +239,12 @@ function announced(turns: readonly Candidate[], host: (c: Candidate) => boolean)
 export function speakerHeadings(lines: readonly FlatLine[], dropped: ReadonlySet<number>): Heading[] {
   const sessions: Heading[] = [];
   const found: Candidate[] = [];
+  const read = new Map<number, Candidate | null>();
+  const at = (i: number): Candidate | null => {
+    let c = read.get(i);
+    if (c === undefined) read.set(i, (c = candidateAt(lines, dropped, i)));
+    return c;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!line || dropped.has(i)) continue;
@@ -199,7 +252,7 @@ export function speakerHeadings(lines: readonly FlatLine[], dropped: ReadonlySet
       sessions.push({ line: i, span: 1, title: clean(line.text), rest: '', rank: 1, source: 'pattern' });
       continue;
     }
-    const c = candidateAt(lines, dropped, i);
+    const c = at(i);
     if (!c) continue;
     found.push(c);
     i += c.span - 1;
@@ -211,34 +264,25 @@ export function speakerHeadings(lines: readonly FlatLine[], dropped: ReadonlySet
     let j = c.line + c.span;
     while (j < lines.length && dropped.has(j)) j++;
     const next = lines[j];
-    return next !== undefined && !sessionLines.has(j) && candidateAt(lines, dropped, j) === null;
+    return next !== undefined && !sessionLines.has(j) && at(j) === null;
   };
   const roles = new Map<string, string>();
   for (const c of found) if (c.role && !roles.has(nameKey(c.name))) roles.set(nameKey(c.name), c.role);
   const turns = found.filter(opensTurn);
   const host = (c: Candidate): boolean => HOST.test(c.name);
   // Only a call with an operator, or with speakers printed with their roles, is looked at further.
-  if (!announced(turns, host)) return [];
+  const pages = lines[lines.length - 1]?.page ?? 1;
+  if (!announced(turns, host, pages)) return [];
   const candidateLines = new Set(found.flatMap((c) => Array.from({ length: c.span }, (_, k) => c.line + k)));
-  let said: string | null = null;
-  /** What the call says: every line but a speaker's, and the words after "Name:". */
-  const spoken = (): string => (said ??= [...lines.filter((l, i) => !candidateLines.has(i) && !dropped.has(i)).map((l) => l.text), ...found.map((c) => c.rest)].join('\n'));
   // A name printed alone is a speaker's when the participants list gives it or the call
-  // introduces it ("our first question comes from Priya Raman", "Elena Park, our Chief Executive
-  // Officer"); repeated, it may be a table's caption ("Three Months Ended").
-  const mentions = new Map<string, boolean>();
-  const introduced = (name: string): boolean => {
-    let m = mentions.get(name);
-    if (m === undefined) {
-      m = new RegExp(`\\b${INTRODUCED}\\s+${escapeRegExp(name)}\\b`, 'u').test(spoken()) || introducedAs(name, spoken()) !== undefined;
-      mentions.set(name, m);
-    }
-    return m;
-  };
-  const confirmed = turns.filter((c) => c.explicit || host(c) || roles.has(nameKey(c.name)) || introduced(c.name));
-  if (!isTranscript(confirmed, lines[lines.length - 1]?.page ?? 1)) return [];
+  // introduces it; repeated, it may be a table's caption ("Three Months Ended").
+  if (!isTranscript(turns, pages)) return [];
+  const spoken = [...lines.filter((l, i) => !candidateLines.has(i) && !dropped.has(i)).map((l) => l.text), ...found.map((c) => c.rest)].join('\n');
+  const intro = introductions(spoken);
+  const confirmed = turns.filter((c) => c.explicit || host(c) || roles.has(nameKey(c.name)) || intro.named.has(nameKey(c.name)));
+  if (!isTranscript(confirmed, pages)) return [];
   const speakers = confirmed.map((c): Heading => {
-    const role = c.role ?? roles.get(nameKey(c.name)) ?? introducedAs(c.name, spoken());
+    const role = c.role ?? roles.get(nameKey(c.name)) ?? intro.roles.get(nameKey(c.name));
     return { line: c.line, span: c.span, title: role ? `${c.name} -- ${role}` : c.name, rest: c.rest, rank: 2, source: 'pattern' };
   });
   return [...sessions, ...speakers].sort((a, b) => a.line - b.line);

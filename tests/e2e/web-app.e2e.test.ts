@@ -93,7 +93,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
     await page.click('.ask-form button[type=submit]');
-    await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 90_000 });
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     // Node progress shows first, then the text, then the final record. (Events that arrive in
     // one network read render together, so how many nodes show at a time is not asserted.)
@@ -109,7 +109,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
 
     await chip.click();
     const viewer = page.locator('[data-testid=pdf-page]');
-    await expect.poll(() => viewer.getAttribute('data-highlights'), { timeout: 20_000 }).toMatch(/^[1-9]\d*$/);
+    await expect.poll(() => viewer.getAttribute('data-highlights'), { timeout: 60_000 }).toMatch(/^[1-9]\d*$/);
     // The canvas holds the rendered page, not a blank box.
     const inked = await page.evaluate(() => {
       const c = document.querySelector<HTMLCanvasElement>('[data-testid=pdf-page] canvas')!;
@@ -124,7 +124,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: upload
 
     await page.getByRole('button', { name: 'Helpful', exact: true }).click();
     await expect.poll(() => page.textContent('[data-testid=feedback]')).toMatch(/Thanks/);
-  }, 60_000);
+  }, 180_000);
 
   it('opens the trace of the run: nodes with timings and the verdict', async () => {
     await page.click('text=Trace of this run');

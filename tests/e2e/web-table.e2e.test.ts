@@ -75,7 +75,7 @@ async function askFigure(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/#/ask`);
   await page.fill('textarea[name=query]', QUESTION);
   await page.click('.ask-form button[type=submit]');
-  await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=answer][data-done=true]', { timeout: 90_000 });
   const answer = (await page.textContent('[data-testid=answer-text]')) ?? '';
   // Without an LLM the figure is read from the table's cell: one sentence, citing it.
   expect(answer, 'a figure sentence (see shared/agent/figure-answer.ts when not)').toMatch(/total net sales for the three months ended July 1, 2023 were \$81,797 million \[1\]\./i);
@@ -160,7 +160,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: a figu
     expect(where.background).not.toBe(plain);
     await expectNoSideScroll(page, 'the ask page with a cited table');
     await page.screenshot({ path: path.join(SHOTS, 'ask-table.png'), fullPage: true });
-  }, 60_000);
+  }, 150_000);
 
   it('opens the cited page with the cited cell’s box highlighted, where the figure was printed', async () => {
     const { page } = desk;
@@ -210,5 +210,5 @@ describe.skipIf(!HAVE_CHROMIUM || !REDIS_AVAILABLE)('web app in Chromium: a figu
     } finally {
       await phone.context.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

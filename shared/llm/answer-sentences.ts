@@ -5,6 +5,7 @@
  * a question that only name a document. Pure.
  */
 import { looksLikeTitle } from '../sectionize/index.ts';
+import { ASKS_LIMIT, STATES_AT_LEAST, STATES_AT_MOST } from '../retrieval/index.ts';
 
 /** A count as a rule writes it: digits, or a number in words ("sixteen", "forty-five"). */
 const UNITS_WORD = '(?:one|two|three|four|five|six|seven|eight|nine)';
@@ -55,6 +56,13 @@ export const ANSWER_KINDS: readonly {
         `\\b${COUNT}\\s*(?:\\(\\d+\\)\\s*)?(?:[a-z-]+\\s+)?(?:hours?|days?|weeks?|months?|years?)\\b|\\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\\s+\\d{1,2}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d+\\s*(?:시간|일(?!분)|주일?|개월|달|년)(?:\\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?|\\b(?:every|each)\\s+(?:day|week|month|quarter|year)\\b|\\b(?:daily|weekly|monthly|quarterly|annually)\\b|매(?:일|주|월|분기|년)`,
         'iu',
       ),
+    row: true,
+  },
+  {
+    // A limit, the most or the least allowed, stated with its figure: "no more than 100
+    // consecutive failed attempts", "MUST NOT exceed 2^14 bytes", "12시간을 한도로".
+    asks: ASKS_LIMIT,
+    states: new RegExp(`^(?=.*(?:${STATES_AT_MOST.source}|${STATES_AT_LEAST.source}))(?=.*(?:\\d|\\b${COUNT}\\b))`, 'isu'),
     row: true,
   },
   {
@@ -117,18 +125,13 @@ function countedThing(question: string): RegExp | null {
   return new RegExp(`\\b${COUNT}\\s*(?:[a-z-]+\\s+){0,2}${stem}(?:e?s|e)?\\b`, 'iu');
 }
 
-// A limit stated in other words than the question's: "at least 8 characters" is a minimum, "no
-// more than 100" or "12시간을 한도로" a maximum.
-const AT_LEAST = /\b(?:at\s+least|no\s+(?:fewer|less)\s+than|not\s+(?:fewer|less)\s+than|or\s+more)\b|이상/iu;
-const AT_MOST = /\b(?:at\s+most|no\s+more\s+than|not\s+(?:more\s+than|to\s+exceed|exceed)|up\s+to|or\s+(?:fewer|less)|limit(?:s|ed)?\s+to)\b|이하|이내|한도|초과할\s*수\s*없|넘(?:지|을\s*수\s*없)/iu;
-
 /**
  * A sentence's text as the question's words are matched against it: a limit it states in other
  * words also says "minimum" or "maximum" (and 최소, 최대), so "What is the minimum length …" finds
  * "… at least 8 characters in length".
  */
 export function matchText(text: string): string {
-  const extra = [...(AT_LEAST.test(text) ? ['minimum', '최소'] : []), ...(AT_MOST.test(text) ? ['maximum', '최대'] : [])];
+  const extra = [...(STATES_AT_LEAST.test(text) ? ['minimum', '최소'] : []), ...(STATES_AT_MOST.test(text) ? ['maximum', '최대'] : [])];
   return extra.length > 0 ? `${text} ${extra.join(' ')}` : text;
 }
 

@@ -38,6 +38,7 @@ export {
   type UnderstoodQuery,
 } from './query-understanding.ts';
 export { spelledOutAbbreviations } from './abbreviations.ts';
+export { ASKS_LIMIT, STATES_AT_LEAST, STATES_AT_MOST, limitSearchWords } from './limit-words.ts';
 export {
   chooseAlpha,
   detectIntent,

@@ -115,6 +115,19 @@ export function koreanQueryStem(word: string): { stem: string; particle: string 
   return { stem: base, particle: verbal ? 'verb' : particle };
 }
 
+/**
+ * A question's copula ending on its last word ("시간인가요?", "며칠인지", "얼마입니까"): the noun
+ * before it is what a passage says ("4시간인 경우" must not match "시간인가"). Only on the last
+ * word, where a question ends: "설립인가" inside a question is a permit, not a copula.
+ */
+const KO_COPULA_QUESTION = /(?:인가요|인가|인지요|인지|입니까|일까요|일까|이에요|인가여|이죠|인데요)$/u;
+
+/**
+ * Korean counters a number is written with ("1주", "12시간", "3개월", "5명"): with its number it
+ * is one unit, so "1주 몇 시간" matches "1주 간의 근로시간", not any "1시간" or "1일".
+ */
+const KO_COUNTER = /^(?:시간|개월|주일?|일|월|년|회|명|개|분|세|배|차|곳|건)/u;
+
 function bigrams(s: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < s.length; i += 1) out.push(s.slice(i, i + 2));
@@ -130,6 +143,14 @@ function quotedSegments(text: string): string[] {
     if (q !== '' && !out.includes(q)) out.push(q);
   }
   return out;
+}
+
+/** A Korean question's last word without its copula ending, when a noun of two syllables or more is left. */
+function withoutCopulaQuestion(word: string): string {
+  const m = KO_COPULA_QUESTION.exec(word);
+  if (!m) return word;
+  const noun = word.slice(0, m.index);
+  return /[\uAC00-\uD7A3]{2,}$/u.test(noun) ? noun : word;
 }
 
 /**
@@ -149,14 +170,26 @@ export function analyseQuery(query: string): QueryAnalysis {
   const raw = query.normalize('NFKC').toLowerCase();
   for (const m of raw.matchAll(KO_ARTICLE)) push(m[0].replace(/\s+/g, ''), 'exact');
   const words = latinWords(raw.replace(KO_ARTICLE, ' ')).split(' ').filter((w) => w !== '');
+  const last = words.length - 1;
+  if (last >= 0) words[last] = withoutCopulaQuestion(words[last] as string);
   const core: string[] = [];
   const contentWords: string[] = [];
   const pairs: string[] = [];
   let prevStem: string | null = null;
   let prevLatin: string | null = null;
   for (const word of words) {
-    for (const run of word.match(/[\uAC00-\uD7A3]+|[^\uAC00-\uD7A3]+/g) ?? []) {
-      if (HANGUL.test(run)) {
+    const runs = word.match(/[\uAC00-\uD7A3]+|[^\uAC00-\uD7A3]+/g) ?? [];
+    for (let r = 0; r < runs.length; r++) {
+      let run = runs[r] as string;
+      // "1주", "12시간": a number and its counter are one unit; the rest of the Hangul run reads on.
+      const counter = /^\d+$/.test(run) ? KO_COUNTER.exec(runs[r + 1] ?? '')?.[0] : undefined;
+      if (counter) {
+        run = `${run}${counter}`;
+        const rest = (runs[r + 1] as string).slice(counter.length);
+        if (rest === '') r++;
+        else runs[r + 1] = rest;
+      }
+      if (HANGUL.test(run) && !counter) {
         prevLatin = null;
         const s = koreanQueryStem(run);
         if (!s) {

@@ -6,6 +6,7 @@ import { IsoDate } from '../domain/index.ts';
 import { isoDate, parseDate, extractEntities, detectLang } from '../enrich/index.ts';
 import { PermanentError } from '../errors.ts';
 import { spelledOutAbbreviations } from './abbreviations.ts';
+import { limitSearchWords } from './limit-words.ts';
 
 /** How much of a date the question gave: a day, a month or a year. */
 export type DatePrecision = 'day' | 'month' | 'year';
@@ -240,8 +241,9 @@ export function understandQuery(text: string, options: UnderstandOptions): Under
 /**
  * Keyword-side text for candidate_search: the stripped question plus the spacing variants of its
  * Korean entities that it does not already spell ("출산장려금" gains "출산 장려금" and vice versa),
- * so BM25 sees both spellings whichever one was typed (seed 000 §9.6), and the spelled-out forms
- * of its abbreviations ("R&D" gains "research and development"; {@link spelledOutAbbreviations}).
+ * so BM25 sees both spellings whichever one was typed (seed 000 §9.6), the spelled-out forms
+ * of its abbreviations ("R&D" gains "research and development"; {@link spelledOutAbbreviations})
+ * and the words rules state an asked limit with ("maximum" gains "exceed"; {@link limitSearchWords}).
  * Latin variants are left out: BM25 tokenises them alike anyway. Returns `stripped` itself when
  * there is nothing to add.
  */
@@ -253,7 +255,7 @@ export function keywordSearchText(query: Pick<UnderstoodQuery, 'stripped' | 'ent
     if (!/[\uAC00-\uD7A3]/.test(e) || !compact.includes(e.replace(/\s+/g, ''))) continue;
     if (!have.includes(e) && !extra.includes(e)) extra.push(e);
   }
-  // "R&D", "capex", "CFO": reports print them spelled out.
-  extra.push(...spelledOutAbbreviations(have));
+  // "R&D", "capex", "CFO": reports print them spelled out; a maximum is a rule's "MUST NOT exceed".
+  extra.push(...spelledOutAbbreviations(have), ...limitSearchWords(have));
   return extra.length === 0 ? query.stripped : `${query.stripped} ${extra.join(' ')}`;
 }

@@ -258,6 +258,23 @@ describe('a question asking a count of a unit, or a limit', () => {
     expect(matchText('Eligible employees receive sixteen weeks of paid leave.')).toBe('Eligible employees receive sixteen weeks of paid leave.');
   });
 
+  it('a question asking for a limit is answered by the sentence stating one with its figure, in the words a rule uses', () => {
+    const law = chunk('law', '⑦ 사용자는 연장 근로를 하는 근로자의 건강 보호를 위하여 적절한 조치를 하여야 한다. ① 당사자 간에 합의하면 1주 간에 12시간을 한도로 근로시간을 연장할 수 있다.');
+    expect(composeExtractiveAnswer({ query: '연장근로 한도는?', chunks: [law], asOf: null, today: '2025-06-15', maxSentences: 1 }).text).toContain('12시간을 한도로');
+    const ticket = chunk(
+      'ticket',
+      'ticket_lifetime: Indicates the lifetime in seconds as a 32-bit unsigned integer from the time of ticket issuance. Servers MUST NOT use any value greater than 604800 seconds (7 days).',
+    );
+    const other = chunk('other', 'TLS 1.3 takes a conservative approach to PSKs by binding them to a specific KDF.');
+    const a = composeExtractiveAnswer({ query: 'What is the maximum lifetime of a PSK ticket in TLS 1.3?', chunks: [other, ticket], asOf: null, today: '2025-06-15', maxSentences: 1 });
+    expect(a.text).toContain('greater than 604800 seconds');
+    expect(matchText('Servers MUST NOT use any value greater than 604800 seconds.')).toMatch(/maximum/u);
+    expect(matchText('The length MUST NOT exceed 2^14 bytes.')).toMatch(/maximum/u);
+    expect(matchText('A value no less than 30 seconds is used.')).toMatch(/minimum/u);
+    // A comparison that limits nothing is no limit.
+    expect(matchText('Revenue was greater than last year.')).not.toMatch(/maximum/u);
+  });
+
   it("a provision's title line is a heading, though it ends in a bracket", () => {
     const contents = chunk('toc', '제60조(연차 유급휴가)\n제61조(연차 유급휴가의 사용 촉진)');
     const body = chunk('body', '제60조(연차 유급휴가) ① 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');

@@ -52,6 +52,23 @@ describe('matchForm and query analysis', () => {
     expect(analyseQuery('출산 장려금은 얼마인가요?').units).toEqual(joined.units);
   });
 
+  it("a question's copula ending is no part of its last noun", () => {
+    expect(analyseQuery('법정 근로시간은 몇 시간인가?').words).toEqual(['법정', '근로시간', '시간']);
+    expect(analyseQuery('연차휴가는 며칠인지요').words).toEqual(['연차휴가', '며칠']);
+    // "4시간인 경우" shares no unit with the question's last word any more.
+    const [lead, rest] = score('근로시간은 몇 시간인가요?', ['근로시간이 4시간인 경우에는 30분의 휴게시간을 준다.', '근로시간은 40시간을 초과할 수 없다.']);
+    expect(rest?.score).toBeGreaterThanOrEqual(lead?.score ?? 1);
+  });
+
+  it('a number and its Korean counter are one unit: "1주" matches "1주 간", not "1일" or "1시간"', () => {
+    expect(analyseQuery('근로시간은 1주 몇 시간인가?').units).toContainEqual({ key: '1주', kind: 'word' });
+    expect(analyseQuery('3개월마다 점검하나요').units).toContainEqual({ key: '3개월', kind: 'word' });
+    const [day, week] = score('근로시간은 1주 몇 시간인가?', ['1일의 근로시간은 8시간을 초과할 수 없다. 1시간의 휴게시간을 준다.', '1주 간의 근로시간은 40시간을 초과할 수 없다.']);
+    expect(week?.coverage).toBeGreaterThan(day?.coverage ?? 1);
+    // Digits alone stay a word: "2024" is no counter.
+    expect(analyseQuery('2024 실적').units).toContainEqual({ key: '2024', kind: 'word' });
+  });
+
   it('drops English stopwords, keeps pairs and quoted segments, keeps article references whole', () => {
     const a = analyseQuery('How much "paid parental leave" do I get?');
     expect(a.words).toEqual(['paid', 'parental', 'leave']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PermanentError } from '../../shared/errors.ts';
 import { spelledOutAbbreviations } from '../../shared/retrieval/abbreviations.ts';
+import { limitSearchWords } from '../../shared/retrieval/limit-words.ts';
 import { keywordSearchText, resolvePeriod, understandQuery } from '../../shared/retrieval/query-understanding.ts';
 
 const today = '2025-06-15';
@@ -147,5 +148,12 @@ describe('keywordSearchText', () => {
     expect(keywordSearchText(u('EPS (earnings per share) guidance'))).toBe('EPS (earnings per share) guidance');
     // Letters inside a word are no abbreviation: "said", "fair", "fix".
     expect(spelledOutAbbreviations('What did the chair say about the fix in fair value?')).toEqual([]);
+  });
+
+  it('adds the words a rule states an asked maximum with', () => {
+    expect(keywordSearchText(u('What is the maximum size of a TLS record?'))).toBe('What is the maximum size of a TLS record? exceed exceeds greater');
+    expect(keywordSearchText(u('연장근로 최대 시간은?'))).toContain('한도 초과');
+    expect(keywordSearchText(u('What is the minimum password length?'))).toBe('What is the minimum password length?');
+    expect(limitSearchWords('Can the fee exceed the maximum?')).toEqual(['exceeds', 'greater']);
   });
 });

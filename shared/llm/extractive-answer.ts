@@ -91,6 +91,8 @@ const BOILERPLATE_SECTION = /\b(?:certifications?|signatures?|exhibits?(?:\s+ind
 const BOILERPLATE_WEIGHT = 0.5;
 /** Share of the question's terms a line that is no sentence must say itself to be quoted after a sentence. */
 const ROW_OWN_COVERAGE = 1 / 3;
+/** Share of the first quoted sentence's coverage of the question a sentence of another document needs. */
+const OTHER_DOCUMENT_COVERAGE = 0.75;
 /** A sentence starting mid-thought (a list item without its lead-in) reads badly alone: it weighs this much. */
 const MID_THOUGHT_WEIGHT = 0.8;
 
@@ -320,6 +322,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     }))
     .filter((x) => x.coverage > 0 && (x.cand.role === 'statement' || (quotesQuestions && x.cand.role === 'question')))
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
+  if (process.env.DBG) for (const x of ranked.slice(0, 8)) console.error(x.score.toFixed(3), x.coverage.toFixed(2), x.ownCoverage.toFixed(2), input.chunks[x.cand.chunk]?.docId.slice(0, 20), x.cand.text.slice(0, 50));
   const best = ranked[0]?.score ?? 0;
   // A sentence answering nearly as well as the best line leads before a line that is no sentence.
   const sentenceAt = ranked.findIndex((x) => x.score >= best * RELATIVE_FLOOR && endsSentence(x.cand.text));
@@ -331,8 +334,15 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   let budget = maxWords - wordCount(lead);
   const chosen: PassageSentence[] = [];
   const forms: string[] = [];
-  for (const { cand, score, ownCoverage } of ranked) {
+  const leadCoverage = ranked[0]?.coverage ?? 0;
+  const docs = new Set<string>();
+  for (const { cand, score, coverage, ownCoverage } of ranked) {
     if (chosen.length >= maxSentences || score < best * RELATIVE_FLOOR) break;
+    // Another document is quoted only when it says as much of what was asked as the first did:
+    // stating a limit or a date of its own, it may be about something else ("valid for a maximum
+    // of 7 days" in a guideline, asked about a TLS record's maximum length).
+    const doc = input.chunks[cand.chunk]?.docId ?? '';
+    if (chosen.length > 0 && !docs.has(doc) && coverage < OTHER_DOCUMENT_COVERAGE * leadCoverage) continue;
     const form = matchForm(cand.text);
     if (forms.some((f) => f.includes(form) || form.includes(f))) continue;
     // A line that is no sentence (a table's row run into a line) may answer first. After a
@@ -349,6 +359,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     // another answer's sentence (lead: false) none is cut: one that does not fit is left out.
     if ((chosen.length > 0 || input.lead === false) && words > budget) continue;
     forms.push(form);
+    docs.add(doc);
     chosen.push(chosen.length === 0 && words > budget ? { ...cand, text: cutToWords(cand.text, Math.max(5, budget)) } : cand);
     budget -= Math.min(words, budget);
   }

@@ -275,6 +275,22 @@ describe('a question asking a count of a unit, or a limit', () => {
     expect(matchText('Revenue was greater than last year.')).not.toMatch(/maximum/u);
   });
 
+  it('another document is quoted only when it says about as much of what was asked', () => {
+    const rfc = chunk('rfc', 'The record layer fragments data into records. A record length MUST NOT exceed 2^14 bytes.');
+    const nist = chunk('nist', 'Codes sent to a postal address of record SHALL be valid for a maximum of 7 days.');
+    const a = composeExtractiveAnswer({ query: 'What error alert is sent when a record exceeds the maximum length?', chunks: [rfc, nist], asOf: null, today: '2025-06-15' });
+    expect(a.text).toContain('MUST NOT exceed 2^14 bytes');
+    expect(a.text).not.toContain('postal address');
+    expect(a.citations.map((c) => c.docId)).toEqual(['doc-rfc']);
+  });
+
+  it('"when" joining a clause asks no time', () => {
+    const doc = chunk('doc', 'A record_overflow alert is sent for an oversized record. The alert is sent within 2 days.');
+    const answer = (query: string) => composeExtractiveAnswer({ query, chunks: [doc], asOf: null, today: '2025-06-15', maxSentences: 1 }).text;
+    expect(answer('What alert is sent when a record is too long?')).toContain('record_overflow');
+    expect(answer('When is the alert sent?')).toContain('within 2 days');
+  });
+
   it("a provision's title line is a heading, though it ends in a bracket", () => {
     const contents = chunk('toc', '제60조(연차 유급휴가)\n제61조(연차 유급휴가의 사용 촉진)');
     const body = chunk('body', '제60조(연차 유급휴가) ① 사용자는 1년간 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 주어야 한다.');

@@ -33,7 +33,7 @@ const READ_CONCURRENCY = 8;
 const MAX_HEADINGS = 300;
 
 function entryOf(doc: DocumentRecord, headings?: string[]): DirectoryEntry {
-  return { doc_id: doc.doc_id, version: doc.version, title: doc.title, doc_type: doc.doc_type, profile: doc.profile ?? null, ...(headings ? { headings } : {}) };
+  return { doc_id: doc.doc_id, version: doc.version, title: doc.title, doc_type: doc.doc_type, profile: doc.profile ?? null, source: doc.provenance.source_uri, ...(headings ? { headings } : {}) };
 }
 
 /**

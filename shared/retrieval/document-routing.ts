@@ -8,7 +8,7 @@
 import type { DocumentProfile } from '../domain/index.ts';
 import { bareName, reportsOnPeriod } from '../enrich/index.ts';
 import { mentionsAlias } from './organisation-match.ts';
-import { PERIODLESS_WEIGHT, completeFiscalPeriods, hasPeriod, isQuarterly, organisationKey, periodMatchWeight } from './period-match.ts';
+import { PERIODLESS_WEIGHT, completeFiscalPeriods, hasPeriod, isQuarterly, namedFor, organisationKey, periodMatchWeight, sourcePeriod } from './period-match.ts';
 import { COMPARING, LATEST, findQueryForm, findQueryPeriods, formsMatch, type QueryPeriod } from './query-periods.ts';
 
 /** What routing needs of an indexed document. */
@@ -19,6 +19,8 @@ export interface DirectoryEntry {
   title: string;
   doc_type: string;
   profile: DocumentProfile | null;
+  /** Where the document came from (its file's path or address): its name may say its period ("2023 Q3 MSFT.pdf"). */
+  source?: string;
   /** Section headings of the document (its document layer; absent when not read). */
   headings?: readonly string[];
 }
@@ -155,7 +157,7 @@ export function routeQuery(question: string, rawDirectory: readonly DirectoryEnt
   }
   // The form's weight, before any period's: each named period scales it on its own.
   const formW = new Map(weight);
-  const w = (d: DirectoryEntry, p: QueryPeriod): number => (formW.get(d.doc_id) ?? 0) * periodMatchWeight(d.profile, p);
+  const w = (d: DirectoryEntry, p: QueryPeriod): number => (formW.get(d.doc_id) ?? 0) * periodMatchWeight(d.profile, p, sourcePeriod(d.source));
   if (periods.length > 0) {
     const dated = pool.filter((d) => hasPeriod(d.profile) && periods.some((p) => w(d, p) > 0));
     const undated = pool.filter((d) => !hasPeriod(d.profile) && (weight.get(d.doc_id) ?? 0) > 0);
@@ -195,8 +197,9 @@ export function routeQuery(question: string, rawDirectory: readonly DirectoryEnt
   best.sort((a, b) => (docWeights[b.doc_id] ?? 0) - (docWeights[a.doc_id] ?? 0) || (a.doc_id < b.doc_id ? -1 : 1));
   // Ambiguous: a period not said to be fiscal fits two of an organisation's reports of one kind
   // by different reckonings (each at least at the calendar weight).
+  // A document whose file is named for the period settles it ("2023 Q3 MSFT.pdf" for "Q3 2023").
   const ambiguousPeriod = periods.some((p) => {
-    if (p.fiscal || p.end) return false;
+    if (p.fiscal || p.end || matching.some((d) => namedFor(sourcePeriod(d.source), p))) return false;
     const counts = new Map<string, number>();
     for (const d of matching) {
       if (!hasPeriod(d.profile) || w(d, p) < 0.7) continue;

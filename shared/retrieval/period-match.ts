@@ -12,7 +12,8 @@
  */
 import type { DocumentPeriod, DocumentProfile } from '../domain/index.ts';
 import { addDays, addMonths, fiscalYearOfQuarter, bareName } from '../enrich/index.ts';
-import type { QueryPeriod } from './query-periods.ts';
+import { findQueryPeriods, type QueryPeriod } from './query-periods.ts';
+import { createLru } from '../lru.ts';
 
 /** Weight of a document without any period against a named period: it may be the one. */
 export const PERIODLESS_WEIGHT = 0.6;
@@ -62,6 +63,42 @@ function daysBetween(a: string, b: string): number {
   return Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
 }
 
+/** Weight of a match by some reckoning for a document whose file is named for another quarter. */
+const NAMED_OTHERWISE_WEIGHT = 0.9;
+
+const sourcePeriods = createLru<string, QueryPeriod | null>(4096);
+
+/**
+ * The quarter a document's file name says it reports on ("2023 Q3 MSFT.pdf", "AAPL_FY2023_Q1_10Q.pdf",
+ * "2023-q3-nvda.pdf"), as a question would name it; null when the name names no quarter or
+ * several periods. A person who names their files so counts quarters their way: a question asking
+ * for "Q3 2023" means the file they named so, where Microsoft's fiscal Q3 2023 is another quarter.
+ */
+export function sourcePeriod(source: string | undefined): QueryPeriod | null {
+  if (!source) return null;
+  const cached = sourcePeriods.get(source);
+  if (cached !== undefined) return cached;
+  const name = decoded(source.split(/[\\/]/u).pop() ?? source).replace(/\.[A-Za-z0-9]{1,5}$/u, '').replace(/[_-]+/gu, ' ');
+  const found = findQueryPeriods(name);
+  const named = found.length === 1 && found[0]?.quarter !== null ? (found[0] as QueryPeriod) : null;
+  sourcePeriods.set(source, named);
+  return named;
+}
+
+/** A file URL's name as written ("2023%20Q3%20MSFT.pdf" → "2023 Q3 MSFT.pdf"); a malformed escape leaves it as it is. */
+function decoded(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/** A file named for the quarter asked ("2023 Q3" for "Q3 2023"; "FY2023 Q1" only for a fiscal or unqualified Q1 2023). */
+export function namedFor(named: QueryPeriod | null, p: QueryPeriod): boolean {
+  return named !== null && p.quarter !== null && !p.end && named.year === p.year && named.quarter === p.quarter && (named.fiscal || !p.fiscal);
+}
+
 /**
  * How well a document matches a named period, 0 when it does not:
  * - a period given by its end: 1 for a document whose period ends within ten days of it (0.5 for
@@ -71,9 +108,17 @@ function daysBetween(a: string, b: string): number {
  * - a quarter: 1 by the fiscal reckoning or the filed one, 0.7 by the calendar quarter, 0.5 for
  *   the annual report of the fiscal year whose fourth quarter it is.
  * A question that says "fiscal" takes the fiscal reckoning only, unless the document never states
- * its fiscal period. A document without any period gets {@link PERIODLESS_WEIGHT}.
+ * its fiscal period. A document without any period gets {@link PERIODLESS_WEIGHT}. A quarter asked
+ * for: a document whose file is named for it ({@link sourcePeriod}) matches at 1 however its own
+ * period reckons; one named for another quarter matches by the reckonings at 0.9 of their weight.
  */
-export function periodMatchWeight(profile: DocumentProfile | null, p: QueryPeriod): number {
+export function periodMatchWeight(profile: DocumentProfile | null, p: QueryPeriod, named: QueryPeriod | null = null): number {
+  if (namedFor(named, p)) return 1;
+  const own = reckonedWeight(profile, p);
+  return named !== null && p.quarter !== null ? own * NAMED_OTHERWISE_WEIGHT : own;
+}
+
+function reckonedWeight(profile: DocumentProfile | null, p: QueryPeriod): number {
   if (!profile || !hasPeriod(profile)) return PERIODLESS_WEIGHT;
   const d: DocumentPeriod = profile.period;
   const quarterly = isQuarterly(profile);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocumentProfile } from '../../shared/domain/document.ts';
 import { organisationAliases, profileLabel } from '../../shared/enrich/document-profile.ts';
 import { findQueryForm, findQueryPeriod, periodQualifier, routeQuery, type DirectoryEntry } from '../../shared/retrieval/document-routing.ts';
+import { sourcePeriod } from '../../shared/retrieval/period-match.ts';
 
 function filing(docId: string, name: string, ticker: string, end: string, fiscal: [number, number] | null, cal: [number, number], form = '10-Q'): DirectoryEntry {
   const base = {
@@ -89,6 +90,26 @@ describe('routeQuery over the document directory', () => {
     const fiscal = routeQuery('Verdant revenue in the third quarter of fiscal 2023', [...DIRECTORY, nv23, nv24]);
     expect(fiscal.docIds).toEqual(['nv-fy23q3']);
     expect(fiscal.ambiguousPeriod).toBe(false);
+  });
+
+  it("a file named for the quarter asked settles which reckoning the person meant", () => {
+    // Files named by the quarterly reports filed in a calendar year, as a person keeps them:
+    // "2023 Q3" is the quarter ended September 2023, which Verdant counts as fiscal 2024 Q3 …
+    const nv23 = { ...filing('nv-fy23q3', 'Verdant Chips Corporation', 'VRDC', '2022-10-30', [2023, 3], [2022, 4]), source: 'filings/2022 Q3 VRDC.pdf' };
+    const nv24 = { ...filing('nv-fy24q3', 'Verdant Chips Corporation', 'VRDC', '2023-10-29', [2024, 3], [2023, 4]), source: 'file:///data/filings/2023%20Q3%20VRDC.pdf' };
+    const s = routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, nv23, nv24]);
+    expect(s.docIds).toEqual(['nv-fy24q3']);
+    expect(s.docWeights['nv-fy24q3']).toBe(1);
+    expect(s.docWeights['nv-fy23q3']).toBeCloseTo(0.9);
+    expect(s.ambiguousPeriod).toBe(false);
+    // … and asked for by its fiscal name, the fiscal reckoning still answers.
+    expect(routeQuery('Verdant revenue in the third quarter of fiscal 2023', [...DIRECTORY, nv23, nv24]).docIds).toEqual(['nv-fy23q3']);
+    // A file name naming a year alone, or nothing, changes nothing.
+    const plain = [{ ...nv23, source: 'filings/verdant-10q.pdf' }, { ...nv24, source: 'filings/VRDC 2023.pdf' }];
+    expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, ...plain]).docIds).toEqual(['nv-fy23q3', 'nv-fy24q3']);
+    expect(sourcePeriod('x/AAPL_FY2023_Q1_10Q.pdf')).toMatchObject({ year: 2023, quarter: 1, fiscal: true });
+    expect(sourcePeriod('2023-q3-nvda.pdf')).toMatchObject({ year: 2023, quarter: 3 });
+    expect(sourcePeriod('Q3 2022 vs Q3 2023.pdf')).toBeNull();
   });
 
   it('a fiscal quarter matches the fiscal reckoning; a calendar quarter either', () => {

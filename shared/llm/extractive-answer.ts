@@ -322,7 +322,6 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     }))
     .filter((x) => x.coverage > 0 && (x.cand.role === 'statement' || (quotesQuestions && x.cand.role === 'question')))
     .sort((a, b) => b.score - a.score || a.cand.chunk - b.cand.chunk || a.cand.position - b.cand.position);
-  if (process.env.DBG) for (const x of ranked.slice(0, 8)) console.error(x.score.toFixed(3), x.coverage.toFixed(2), x.ownCoverage.toFixed(2), input.chunks[x.cand.chunk]?.docId.slice(0, 20), x.cand.text.slice(0, 50));
   const best = ranked[0]?.score ?? 0;
   // A sentence answering nearly as well as the best line leads before a line that is no sentence.
   const sentenceAt = ranked.findIndex((x) => x.score >= best * RELATIVE_FLOOR && endsSentence(x.cand.text));

@@ -43,6 +43,8 @@ const PERIOD_RULES: ReadonlyArray<{ re: RegExp; read: Read }> = [
   { re: new RegExp(`${B}${ORD}[-\\s]+(?:fiscal\\s+)?quarter\\s+(?:of\\s+)?(fiscal\\s+(?:year\\s+)?)?(?:FY\\s?)?(\\d{4})${E}`, 'giu'), read: (m) => ({ year: yearOf(m[3] ?? ''), quarter: ORDINALS[(m[1] ?? '').toLowerCase()] ?? null, fiscal: Boolean(m[2]) || /fiscal|FY/i.test(m[0]) }) },
   { re: new RegExp(`${B}Q([1-4])\\s*(?:of\\s+)?(FY|fiscal(?:\\s+year)?)?\\s*'?(\\d{4}|\\d{2})${E}`, 'giu'), read: (m) => ({ year: yearOf(m[3] ?? ''), quarter: Number(m[1]), fiscal: Boolean(m[2]) }) },
   { re: new RegExp(`${B}(FY|fiscal(?:\\s+year)?\\s+)?(\\d{4})\\s*Q([1-4])${E}`, 'giu'), read: (m) => ({ year: yearOf(m[2] ?? ''), quarter: Number(m[3]), fiscal: Boolean(m[1]) }) },
+  // "3Q23", "3Q 2023", "3QFY24": how releases and their files name a quarter.
+  { re: new RegExp(`${B}([1-4])Q\\s*(FY\\s?)?'?(\\d{4}|\\d{2})${E}`, 'giu'), read: (m) => ({ year: yearOf(m[3] ?? ''), quarter: Number(m[1]), fiscal: Boolean(m[2]) }) },
   { re: /(\d{4})\s*(회계)?\s*(?:년도?)?\s*제?\s*([1-4])\s*분기/gu, read: (m) => ({ year: Number(m[1]), quarter: Number(m[3]), fiscal: Boolean(m[2]) }) },
   { re: new RegExp(`${B}(?:FY\\s?'?(\\d{4}|\\d{2})|fiscal(?:\\s+year)?\\s+(\\d{4}))${E}`, 'giu'), read: (m) => ({ year: yearOf(m[1] ?? m[2] ?? ''), quarter: null, fiscal: true }) },
   // "the 2019 10-K" may be fiscal 2019's or the one filed in 2019: not said to be fiscal.

@@ -36,12 +36,17 @@ describe('query periods and forms', () => {
     ['according to the 2018 annual report', { year: 2018, quarter: null, fiscal: false }],
     ['2023년 3분기 매출은?', { year: 2023, quarter: 3, fiscal: false }],
     ["Q3 FY'23 margin", { year: 2023, quarter: 3, fiscal: true }],
+    ['3Q23 earnings release', { year: 2023, quarter: 3, fiscal: false }],
+    ['gross margin in 1Q 2024', { year: 2024, quarter: 1, fiscal: false }],
+    ['3QFY24 data center revenue', { year: 2024, quarter: 3, fiscal: true }],
   ])('%s', (q, want) => {
     expect(findQueryPeriod(q)).toMatchObject(want);
   });
 
   it('no period in a plain question, and forms by number or by name', () => {
     expect(findQueryPeriod('What are the risk factors?')).toBeNull();
+    // A model number is no quarter.
+    expect(findQueryPeriod('the Model 3Q2 sensor')).toBeNull();
     expect(findQueryForm("In Apple's 10-Q")).toBe('10-Q');
     expect(findQueryForm('the annual report')).toBe('10-K');
     expect(findQueryForm('the risk factors')).toBeNull();
@@ -109,6 +114,7 @@ describe('routeQuery over the document directory', () => {
     expect(routeQuery('Verdant Q3 2023 revenue', [...DIRECTORY, ...plain]).docIds).toEqual(['nv-fy23q3', 'nv-fy24q3']);
     expect(sourcePeriod('x/AAPL_FY2023_Q1_10Q.pdf')).toMatchObject({ year: 2023, quarter: 1, fiscal: true });
     expect(sourcePeriod('2023-q3-nvda.pdf')).toMatchObject({ year: 2023, quarter: 3 });
+    expect(sourcePeriod('s3://ir/ACME_3Q23_Earnings_Release.pdf')).toMatchObject({ year: 2023, quarter: 3 });
     expect(sourcePeriod('Q3 2022 vs Q3 2023.pdf')).toBeNull();
   });
 

@@ -333,7 +333,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   let budget = maxWords - wordCount(lead);
   const chosen: PassageSentence[] = [];
   const forms: string[] = [];
-  const leadCoverage = ranked[0]?.coverage ?? 0;
+  let leadCoverage = 0;
   const docs = new Set<string>();
   for (const { cand, score, coverage, ownCoverage } of ranked) {
     if (chosen.length >= maxSentences || score < best * RELATIVE_FLOOR) break;
@@ -359,6 +359,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     if ((chosen.length > 0 || input.lead === false) && words > budget) continue;
     forms.push(form);
     docs.add(doc);
+    if (chosen.length === 0) leadCoverage = coverage;
     chosen.push(chosen.length === 0 && words > budget ? { ...cand, text: cutToWords(cand.text, Math.max(5, budget)) } : cand);
     budget -= Math.min(words, budget);
   }

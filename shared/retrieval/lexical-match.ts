@@ -123,10 +123,12 @@ export function koreanQueryStem(word: string): { stem: string; particle: string 
 const KO_COPULA_QUESTION = /(?:인가요|인가|인지요|인지|입니까|일까요|일까|이에요|인가여|이죠|인데요)$/u;
 
 /**
- * Korean counters a number is written with ("1주", "12시간", "3개월", "5명"): with its number it
- * is one unit, so "1주 몇 시간" matches "1주 간의 근로시간", not any "1시간" or "1일".
+ * A word's runs: a number with the Korean counter it is written with ("1주", "12시간", "3개월",
+ * "5명") is one unit, so "1주 몇 시간" matches "1주 간의 근로시간", not any "1시간" or "1일";
+ * otherwise Hangul and the rest apart.
  */
-const KO_COUNTER = /^(?:시간|개월|주일?|일|월|년|회|명|개|분|세|배|차|곳|건)/u;
+const WORD_RUNS = /\d+(?:시간|개월|주일?|일|월|년|회|명|개|분|세|배|차|곳|건)|[\uAC00-\uD7A3]+|[^\uAC00-\uD7A3]+/gu;
+const COUNTED = /^\d+[\uAC00-\uD7A3]/u;
 
 function bigrams(s: string): string[] {
   const out: string[] = [];
@@ -178,18 +180,9 @@ export function analyseQuery(query: string): QueryAnalysis {
   let prevStem: string | null = null;
   let prevLatin: string | null = null;
   for (const word of words) {
-    const runs = word.match(/[\uAC00-\uD7A3]+|[^\uAC00-\uD7A3]+/g) ?? [];
-    for (let r = 0; r < runs.length; r++) {
-      let run = runs[r] as string;
-      // "1주", "12시간": a number and its counter are one unit; the rest of the Hangul run reads on.
-      const counter = /^\d+$/.test(run) ? KO_COUNTER.exec(runs[r + 1] ?? '')?.[0] : undefined;
-      if (counter) {
-        run = `${run}${counter}`;
-        const rest = (runs[r + 1] as string).slice(counter.length);
-        if (rest === '') r++;
-        else runs[r + 1] = rest;
-      }
-      if (HANGUL.test(run) && !counter) {
+    for (const run of word.match(WORD_RUNS) ?? []) {
+      // "1주", "12시간" are read as a Latin word is: one unit, matched whole.
+      if (HANGUL.test(run) && !COUNTED.test(run)) {
         prevLatin = null;
         const s = koreanQueryStem(run);
         if (!s) {

@@ -21,7 +21,7 @@ export const STATES_AT_LEAST = new RegExp(
 
 /** An upper limit stated: "no more than 100", "MUST NOT exceed 2^14 bytes", "or less", "12시간을 한도로", "초과할 수 없다". */
 export const STATES_AT_MOST = new RegExp(
-  String.raw`\b(?:at\s+most|up\s+to|or\s+(?:fewer|less|shorter)|limit(?:s|ed)?\s+to|maximum\s+of|(?:must|shall|may|should|will)\s+not\s+exceed|(?:does|do|did|cannot|can\s?not)\s+(?:not\s+)?exceed|not\s+to\s+exceed)\b|${NEGATED}(?:greater|more|longer|larger|higher|later)\s+than\b|이하|이내|한도|초과할\s*수\s*없|넘(?:지|을\s*수\s*없)`,
+  String.raw`\b(?:at\s+most|up\s+to|or\s+(?:fewer|less|shorter)|limit(?:s|ed)?\s+to|maximum\s+of|(?:not|cannot)\s+(?:to\s+)?exceed)\b|${NEGATED}(?:greater|more|longer|larger|higher|later)\s+than\b|이하|이내|한도|초과할\s*수\s*없|넘(?:지|을\s*수\s*없)`,
   'iu',
 );
 

@@ -11,7 +11,7 @@
  * rules them out. Pure.
  */
 import type { DocumentPeriod, DocumentProfile } from '../domain/index.ts';
-import { addDays, addMonths, fiscalYearOfQuarter, bareName } from '../enrich/index.ts';
+import { addDays, addMonths, fiscalYearOfQuarter, bareName, fileTitle } from '../enrich/index.ts';
 import { findQueryPeriods, type QueryPeriod } from './query-periods.ts';
 import { createLru } from '../lru.ts';
 
@@ -78,14 +78,14 @@ export function sourcePeriod(source: string | undefined): QueryPeriod | null {
   if (!source) return null;
   const cached = sourcePeriods.get(source);
   if (cached !== undefined) return cached;
-  const name = decoded(source.split(/[\\/]/u).pop() ?? source).replace(/\.[A-Za-z0-9]{1,5}$/u, '').replace(/[_-]+/gu, ' ');
+  const name = fileTitle(decoded(source)).replace(/-+/gu, ' ');
   const found = findQueryPeriods(name);
   const named = found.length === 1 && found[0]?.quarter !== null ? (found[0] as QueryPeriod) : null;
   sourcePeriods.set(source, named);
   return named;
 }
 
-/** A file URL's name as written ("2023%20Q3%20MSFT.pdf" → "2023 Q3 MSFT.pdf"); a malformed escape leaves it as it is. */
+/** A file URL as written ("…/2023%20Q3%20MSFT.pdf" → "…/2023 Q3 MSFT.pdf"); a malformed escape leaves it as it is. */
 function decoded(name: string): string {
   try {
     return decodeURIComponent(name);

@@ -33,6 +33,12 @@ const SESSION =
 
 /** A personal name: two to five capitalised words ("Timothy D. Cook", "Ana de la Cruz"), or a Korean name with its title ("김민준 부사장"). */
 const NAME = /^\p{Lu}[\p{Ll}'’-][\p{L}'’-]*(?:\s+(?:\p{Lu}\.|\p{Lu}[\p{Ll}'’-][\p{L}'’-]*\.?|de|da|di|du|del|la|le|van|von|der|den|bin|al|dos))+$/u;
+/**
+ * A name in capitals, as many transcripts print a speaker's label ("PRIYA NATARAJAN:", "TIMOTHY D.
+ * COOK"). A heading in capitals reads alike ("RISK FACTORS"), so such a name opens a turn only
+ * when the participants list or the call names the person.
+ */
+const CAPITALS_NAME = /^\p{Lu}[\p{Lu}'’-]+(?:\s+(?:\p{Lu}\.|\p{Lu}[\p{Lu}'’-]+\.?|DE|DA|DI|DU|DEL|LA|LE|VAN|VON|DER|DEN)){1,4}$/u;
 const KOREAN_NAME = /^[가-힣]{2,4}(?:\s+[가-힣A-Z()]{1,10}){0,2}$/u;
 /** A name, a separator, then a role or firm: "Name -- Role", "Name - Role", "Name, Firm - Role". */
 const NAME_AND_ROLE = /^(\p{Lu}\p{Ll}[\p{L}'’.-]*(?:\s+(?:\p{Lu}[\p{L}'’.-]*|de|da|van|von|der|la|le)){1,4})\s*(?:--|—|–|-|,)\s*(.{2,100})$/u;
@@ -67,7 +73,7 @@ function isName(text: string): boolean {
   if (t.length > 40) return false;
   if (KOREAN_NAME.test(t)) return ROLE_WORD.test(t.replace(/^[가-힣]{2,4}/u, ''));
   // "Alder Capital", "Investor Relations": a firm or an office, not a person.
-  return NAME.test(t) && !SESSION.test(t) && !ROLE_WORD.test(t) && !FIRM.test(t);
+  return (NAME.test(t) || CAPITALS_NAME.test(t)) && !SESSION.test(t) && !ROLE_WORD.test(t) && !FIRM.test(t);
 }
 
 /** Words a role or a firm's name writes in lower case ("Director of Investor Relations"). */
@@ -182,10 +188,17 @@ function nameRuns(words: string): string[] {
  * Park, our Chief Executive Officer", "Dana Whitfield, Vice President of Investor Relations",
  * "Tom Becker with Alder Capital").
  */
-function introductions(spoken: string): { named: Set<string>; roles: Map<string, string> } {
+function introductions(spoken: string): { named: Set<string>; roles: Map<string, string>; printed: Map<string, string> } {
   const named = new Set<string>();
   const roles = new Map<string, string>();
-  for (const m of spoken.matchAll(INTRODUCTION)) for (const k of nameRuns(m[1] as string)) named.add(k);
+  const printed = new Map<string, string>();
+  const print = (name: string): void => {
+    if (!printed.has(nameKey(name))) printed.set(nameKey(name), name);
+  };
+  for (const m of spoken.matchAll(INTRODUCTION)) {
+    for (const k of nameRuns(m[1] as string)) named.add(k);
+    print(m[1] as string);
+  }
   for (const m of spoken.matchAll(INTRODUCED_AS)) {
     const role = (m[2] as string).trim();
     if (!isRoleText(role)) continue;
@@ -193,8 +206,9 @@ function introductions(spoken: string): { named: Set<string>; roles: Map<string,
       named.add(k);
       if (!roles.has(k)) roles.set(k, role);
     }
+    print(m[1] as string);
   }
-  return { named, roles };
+  return { named, roles, printed };
 }
 
 /** Turns needed, and distinct speakers among them, for a document to be read as a transcript. */
@@ -281,9 +295,15 @@ export function speakerHeadings(lines: readonly FlatLine[], dropped: ReadonlySet
   const intro = introductions(spoken);
   const confirmed = turns.filter((c) => c.explicit || host(c) || roles.has(nameKey(c.name)) || intro.named.has(nameKey(c.name)));
   if (!isTranscript(confirmed, pages)) return [];
+  // A name printed in capitals is titled as the participants list or the call writes it.
+  const printed = new Map(intro.printed);
+  for (const c of found) if (!CAPITALS_NAME.test(c.name)) printed.set(nameKey(c.name), c.name);
   const speakers = confirmed.map((c): Heading => {
-    const role = c.role ?? roles.get(nameKey(c.name)) ?? intro.roles.get(nameKey(c.name));
-    return { line: c.line, span: c.span, title: role ? `${c.name} -- ${role}` : c.name, rest: c.rest, rank: 2, source: 'pattern' };
+    const key = nameKey(c.name);
+    const role = c.role ?? roles.get(key) ?? intro.roles.get(key);
+    const capitals = c.name === c.name.toUpperCase() && c.name !== c.name.toLowerCase();
+    const name = !capitals ? c.name : HOST.test(c.name) ? `${c.name.charAt(0)}${c.name.slice(1).toLowerCase()}` : (printed.get(key) ?? c.name);
+    return { line: c.line, span: c.span, title: role ? `${name} -- ${role}` : name, rest: c.rest, rank: 2, source: 'pattern' };
   });
   return [...sessions, ...speakers].sort((a, b) => a.line - b.line);
 }

@@ -20,6 +20,7 @@ const ROLES = {
   'two-line': { elena: 'CEO & Director', marcus: 'Executive VP & CFO', priya: 'Halden Securities, Research Division' },
   names: { elena: 'Chief Executive Officer', marcus: 'Chief Financial Officer', priya: 'Halden Securities' },
   inline: { elena: 'Chief Executive Officer', marcus: 'Chief Financial Officer', priya: 'Halden Securities' },
+  capitals: { elena: 'Chief Executive Officer', marcus: 'Chief Financial Officer', priya: 'Halden Securities' },
 } as const;
 
 describe('a call transcript is sectioned by who speaks', () => {
@@ -92,6 +93,8 @@ describe('a call transcript is sectioned by who speaks', () => {
     const yes = ['Operator', 'Operator [1]', 'Alex Chen, Morgan Stanley, Analyst', 'Dana Whitfield, Orchard Systems, Inc. - VP of IR [2]', 'Priya Raman -- Halden Securities -- Analyst', '김민준 부사장', '[김민준 부사장]'];
     const no = [
       'PART I — FINANCIAL INFORMATION',
+      'RISK FACTORS',
+      'MARCUS LEE',
       'Gross Margin',
       'Apple Inc. — Form 10-Q',
       'Nuance Communications, Inc.',

@@ -23,6 +23,9 @@ const NON_TERMINAL = new Set([
   'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
 ]);
 
+/** A company's legal form, which a sentence goes on after when a bracket follows ("Inc. (NASDAQ: …)"). */
+const LEGAL_FORM = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'l.p', 'n.v', 's.a', 'ag']);
+
 /** Characters that may close a sentence after its final punctuation: quotes and brackets. */
 const CLOSERS = new Set([')', ']', '}', '"', "'", '”', '’', '」', '』', '»', '〉', '》']);
 
@@ -99,6 +102,8 @@ function terminalBoundary(text: string, segStart: number, at: number, runEnd: nu
   const bare = token.slice(0, -1).replace(/^[("'“‘[]+/, '');
   const lower = bare.toLowerCase();
   if (NON_TERMINAL.has(lower)) return -1;
+  // A company's legal form before its ticker or a bracket: "Acme, Inc. (NASDAQ: ACMR) reported".
+  if (LEGAL_FORM.has(lower) && /[([]/u.test(following)) return -1;
   // U.S., e.g., a.m., Ph.D.: dotted abbreviations. "in the U.S. The …" is then missed — the
   // cheaper error (see module doc).
   if (/^(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}$/.test(bare)) return -1;

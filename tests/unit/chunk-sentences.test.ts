@@ -16,6 +16,7 @@ describe('splitSentences — English', () => {
     ['closing quotes and brackets', 'He said "Stop." Then left. (A note.) Next.', ['He said "Stop."', 'Then left.', '(A note.)', 'Next.']],
     ['leading list number', '1. Introduction covers scope. It is short.', ['1. Introduction covers scope.', 'It is short.']],
     ['leading section number', '4.1.2. Cookies are set here. Always.', ['4.1.2. Cookies are set here.', 'Always.']],
+    ['a legal form before a ticker', 'Acme Robotics, Inc. (NASDAQ: ACMR) today reported results. Acme, Inc. The end.', ['Acme Robotics, Inc. (NASDAQ: ACMR) today reported results.', 'Acme, Inc.', 'The end.']],
     ['lower-case continuation after etc.', 'Keys, tokens, etc. are secrets. Keep them.', ['Keys, tokens, etc. are secrets.', 'Keep them.']],
     ['soft line wraps are not boundaries', 'This sentence wraps\nacross lines. Next one.', ['This sentence wraps\nacross lines.', 'Next one.']],
     ['blank line is a hard boundary', 'A heading without a stop\n\nThe paragraph.', ['A heading without a stop', 'The paragraph.']],

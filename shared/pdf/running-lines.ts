@@ -168,6 +168,7 @@ export function stripRunningLines(
   const opts = { ...DEFAULTS, ...options };
   const unchanged = { pages: pages.map((p) => ({ ...p })), stripped: [], strippedChars: 0 };
   const textPages = pages.filter((p) => p.lines.length > 0).length;
+  if (textPages === 2 && opts.minPages > 2) return stripTwoPageLines(pages, opts);
   if (textPages < opts.minPages) return unchanged;
   const widespread = Math.max(opts.minPages, Math.ceil(opts.minShare * textPages));
   const longRun = Math.max(opts.minRun, Math.ceil(opts.minRunShare * textPages));
@@ -233,5 +234,45 @@ export function stripRunningLines(
     const gone = drop.get(pageIndex);
     return gone ? { ...page, lines: page.lines.filter((_, i) => !gone.has(i)) } : { ...page };
   });
+  return { pages: out, stripped, strippedChars };
+}
+
+/** Most words of a line taken for a two-page document's running line: a head or a foot, not a paragraph. */
+const TWO_PAGE_MAX_WORDS = 12;
+
+/**
+ * A two-page document's running lines (a release, a short FAQ: "Page 1" / "Page 2", the title over
+ * each page): too few pages for runs, so only a line that is the very top or the very bottom line
+ * of both pages, at the same height and size, with the same text but for a page number that
+ * steps forward.
+ */
+function stripTwoPageLines(pages: readonly Page[], opts: RunningLineOptions): { pages: Page[]; stripped: string[]; strippedChars: number } {
+  const out = pages.map((p) => ({ ...p }));
+  const [a, b] = pages.flatMap((p, i) => (p.lines.length >= 2 ? [i] : []));
+  if (a === undefined || b === undefined) return { pages: out, stripped: [], strippedChars: 0 };
+  const edges = (i: number): number[] => {
+    const order = (pages[i] as Page).lines.map((_, k) => k).sort((x, y) => ((pages[i] as Page).lines[y]?.y ?? 0) - ((pages[i] as Page).lines[x]?.y ?? 0));
+    return [order[0] as number, order[order.length - 1] as number];
+  };
+  const drop: [Set<number>, Set<number>] = [new Set(), new Set()];
+  const stripped: string[] = [];
+  let strippedChars = 0;
+  const [ea, eb] = [edges(a), edges(b)];
+  for (const side of [0, 1]) {
+    const la = (pages[a] as Page).lines[ea[side] as number];
+    const lb = (pages[b] as Page).lines[eb[side] as number];
+    if (!la || !lb || la.text.split(/\s+/u).length > TWO_PAGE_MAX_WORDS) continue;
+    // The same size too: a title over the first page reads like the head over the second.
+    if (runningLineKey(la.text) !== runningLineKey(lb.text) || Math.abs(la.y - lb.y) > Math.max(3, la.fontSize) || Math.abs(la.fontSize - lb.fontSize) > 0.5) continue;
+    const occ = [la, lb].map((l, k) => ({ page: k === 0 ? a : b, line: 0, y: l.y, fontSize: l.fontSize, numbers: numbersOf(l.text) }));
+    if (!followsPages(occ)) continue;
+    drop[0].add(ea[side] as number);
+    drop[1].add(eb[side] as number);
+    if (stripped.length < opts.maxReported) stripped.push(la.text);
+    strippedChars += (la.text + lb.text).replace(/\s/gu, '').length;
+  }
+  if (stripped.length === 0) return { pages: out, stripped, strippedChars: 0 };
+  out[a] = { ...(pages[a] as Page), lines: (pages[a] as Page).lines.filter((_, k) => !drop[0].has(k)) };
+  out[b] = { ...(pages[b] as Page), lines: (pages[b] as Page).lines.filter((_, k) => !drop[1].has(k)) };
   return { pages: out, stripped, strippedChars };
 }

@@ -123,11 +123,15 @@ describe('extractStage: running headers and footers', () => {
     expect(doc.pages.map((p) => p.lines.length)).toEqual([4, 3, 3, 3]);
   });
 
-  it('leaves short documents alone', async () => {
-    const bytes = await textPdf([['Only page one'], ['Only page two']], { header: 'Header', footer: 'Footer #' });
+  it('a two-page document loses the head and foot both its pages print; a single page keeps them', async () => {
+    const bytes = await textPdf([['Only page one', 'and its second line'], ['Only page two', 'and its second line']], { header: 'Header', footer: 'Footer #' });
     const doc = await extractStage({ bytes }, LIMITS);
-    expect(doc.strippedLines).toEqual([]);
-    expect(allText(doc)).toContain('Header');
+    expect(doc.strippedLines).toEqual(['Header', 'Footer 1']);
+    expect(allText(doc)).not.toContain('Header');
+    expect(allText(doc)).toContain('Only page two');
+    const single = await extractStage({ bytes: await textPdf([['Only page one', 'and its second line']], { header: 'Header', footer: 'Footer #' }) }, LIMITS);
+    expect(single.strippedLines).toEqual([]);
+    expect(allText(single)).toContain('Header');
   });
 });
 

@@ -159,13 +159,30 @@ describe('stripRunningLines', () => {
     expect([...stripped].sort()).toEqual(['근로기준법', '법제처 1 국가법령정보센터']);
   });
 
-  it('keeps a line that repeats at another height, and documents of fewer than 3 pages', () => {
+  it('keeps a line that repeats at another height', () => {
     const pages = [1, 2, 3].map((n) => page(n, [line('Report', 800), ...bodyOf(n)]));
     pages[0]?.lines.push(line('Report', 600));
     const { pages: out } = stripRunningLines(pages);
     expect(out[0]?.lines.map((l) => l.text)).toContain('Report');
     expect(out[1]?.lines.map((l) => l.text)).not.toContain('Report');
-    expect(stripRunningLines(pages.slice(0, 2)).stripped).toEqual([]);
+  });
+
+  it('two pages: strips only the top or bottom line both print alike, at one height and size', () => {
+    // A two-page release: its title over both pages, "Page 1" / "Page 2" under them.
+    const release = [1, 2].map((n) => page(n, [line('Acme Reports Third Quarter Results', 800), ...bodyOf(n), line(`Page ${n}`, 30)]));
+    const { pages: out, stripped } = stripRunningLines(release);
+    expect(stripped).toEqual(['Acme Reports Third Quarter Results', 'Page 1']);
+    expect(out.map((p) => p.lines.length)).toEqual([3, 3]);
+    // A title in a larger size over the first page, the same words as the head over the second, stays.
+    const titled = release.map((p, i) => ({ ...p, lines: p.lines.map((l, k) => (k === 0 && i === 0 ? { ...l, fontSize: 18 } : l)) }));
+    expect(stripRunningLines(titled).stripped).toEqual(['Page 1']);
+    // A last line whose number does not follow the pages is text ("3. Other matters" ending both).
+    const lists = [1, 2].map((n) => page(n, [...bodyOf(n), line(`${5 - n}. Other matters`, 30)]));
+    expect(stripRunningLines(lists).stripped).toEqual([]);
+    // A line at another height, or not the page's outermost, stays; so does a single page.
+    const moved = [1, 2].map((n) => page(n, [line('Report', 800 - 40 * n), ...bodyOf(n)]));
+    expect(stripRunningLines(moved).stripped).toEqual([]);
+    expect(stripRunningLines(release.slice(0, 1)).stripped).toEqual([]);
   });
 
   it('catches per-chapter running heads with ticking page numbers on alternate pages', () => {

@@ -18,13 +18,13 @@ import {
 import { askedAnswerKind } from './answer-checks.ts';
 import type { AgentDeps, AnswerGuard } from './deps.ts';
 import { asksOverPeriods, composeFigureAnswer, type AnswerDocument, type FigureAnswer } from './figure-answer.ts';
-import { figureAsk, groupsOf } from '../figures/index.ts';
+import { contentWords, figureAsk, groupsOf } from '../figures/index.ts';
 import { detectInstructionLike } from '../retrieval/index.ts';
 import { isSizePart } from '../sectionize/index.ts';
 import type { StoredChunkWithoutVector } from '../store/index.ts';
 
 /** A question that asks why or what follows, beside the figure: the best sentence joins the answer. */
-const EXPLAIN = /\b(?:why|implications?|impacts?|drivers?|driving|factors?|causes?|reasons?|explain|suggests?|indicates?|repercussions?|consequences?|strateg\w*|priorit\w*)\b/iu;
+const EXPLAIN = /\b(?:why|implications?|impacts?|drivers?|driving|drove|driven|factors?|causes?|reasons?|explain|suggests?|indicates?|repercussions?|consequences?|strateg\w*|priorit\w*)\b/iu;
 
 /** Documents whose tables a figure is looked for in (the search's best; a company's reports of a year are four). */
 const MAX_TABLE_DOCUMENTS = 6;
@@ -74,13 +74,25 @@ function answerChunk(c: StoredChunkWithoutVector, title: string): AnswerChunk {
   };
 }
 
-/** The figure's sentence, then the prose sentence that best answers the rest of the question, within the word limit. */
-function withExplanation(figure: FigureAnswer, query: string, passages: readonly AnswerChunk[], asOf: string | null, today: string): FigureAnswer {
+/**
+ * The figure's sentence, then the prose sentence that best answers the rest of the question, within
+ * the word limit; with `only`, that sentence only when it passes (else the figure alone).
+ */
+function withExplanation(figure: FigureAnswer, query: string, passages: readonly AnswerChunk[], asOf: string | null, today: string, only?: (sentence: string) => boolean): FigureAnswer {
   const budget = MAX_ANSWER_WORDS - wordCount(figure.text);
   if (budget < 12) return figure;
   const prose = composeExtractiveAnswer({ query, chunks: passages, asOf, today, maxSentences: 1, maxWords: budget, lead: false, firstCitation: figure.citations.length + 1 });
-  if (prose.citations.length === 0) return figure;
+  if (prose.citations.length === 0 || (only && !only(prose.text))) return figure;
   return { text: `${figure.text} ${prose.text}`, citations: [...figure.citations, ...prose.citations] };
+}
+
+/**
+ * Whether a sentence states a figure for the line item in the question's own words ("Gross margin
+ * was 41.3%"), where the table's row named it by a synonym ("Gross profit"): the two may be
+ * different figures (a margin as a share, and as an amount), and the reader asked in those words.
+ */
+function statesInOwnWords(phrase: string): (sentence: string) => boolean {
+  return (sentence) => /\d/u.test(sentence) && ` ${contentWords(sentence).join(' ')} `.includes(` ${phrase} `);
 }
 
 /**
@@ -177,7 +189,11 @@ export function createAnswerer(options: AnswererOptions): AgentDeps['answer'] {
     if (!options.llm) {
       const figure = await figureFromTables(options, query, ranked.map((r) => r.hit.chunk), withheld, extractive.lang);
       if (figure) {
-        const text = EXPLAIN.test(query) ? withExplanation(figure, query, trusted, asOf, today) : figure;
+        const text = EXPLAIN.test(query)
+          ? withExplanation(figure, query, trusted, asOf, today)
+          : figure.synonymFor
+            ? withExplanation(figure, query, trusted, asOf, today, statesInOwnWords(figure.synonymFor))
+            : figure;
         streamWhole(text.text);
         return { text: text.text, citations: text.citations, dateQualifier: extractive.dateQualifier, guard };
       }

@@ -3,7 +3,10 @@ import { createLru } from '../lru.ts';
 import type { DirectoryEntry } from '../retrieval/index.ts';
 
 /** What an answer needs of a cited document. */
-export type DocumentFacts = Pick<DocumentRecord, 'title' | 'profile'>;
+export type DocumentFacts = Pick<DocumentRecord, 'title' | 'profile'> & {
+  /** Where it was read from (its file's name may say its quarter). */
+  source?: string | undefined;
+};
 
 /** What {@link createDocumentLookup} reads from. */
 export interface DocumentLookupOptions {
@@ -53,6 +56,7 @@ export function createDocumentLookup(options: DocumentLookupOptions): (docId: st
       rows.set(docId, fresh);
       kept = fresh;
     }
-    return kept.doc;
+    const doc = await kept.doc;
+    return doc && { title: doc.title, profile: doc.profile, source: doc.provenance.source_uri };
   };
 }

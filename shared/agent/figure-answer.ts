@@ -30,6 +30,10 @@ import {
   asksBreakdown,
   breakdownCues,
   figurePair,
+  asksOutlook,
+  asksWhatWasSaid,
+  OUTLOOK_TABLE,
+  membersIn,
   type DerivedFigure,
   type CandidateTable,
   type CellMatch,
@@ -49,12 +53,23 @@ export interface AnswerDocument {
   aliases: readonly string[];
   /** Last day of the period it reports on. */
   periodEnd: string | null;
+  /**
+   * The quarters that period is, by each reckoning its profile gives (fiscal, calendar); empty
+   * or absent when unknown. A question naming another quarter is not about this period.
+   */
+  quarters?: readonly { year: number | null; quarter: number }[];
 }
 
 /** A figure answer: its sentence and its citations, numbered from 1. */
 export interface FigureAnswer {
   text: string;
   citations: Citation[];
+  /**
+   * The question's name for the line item ("gross margin") when the row answering it names the
+   * item only by a synonym ("Gross profit"): a passage saying it in the question's words may
+   * state another figure (a margin as a percentage), which the answer then quotes too.
+   */
+  synonymFor?: string;
 }
 
 /** A question about how a figure went over periods ("changed over time", "across quarters", "compared to previous quarters"). */
@@ -209,7 +224,13 @@ export function composeFigureAnswer(
     ),
   ];
   const ask = figureAsk(query, names);
-  if (ask.metric === '') return null;
+  if (ask.metric === '' || asksWhatWasSaid(query)) return null;
+  // What a company expects is read only from a table of expected figures, never from what it reported.
+  if (asksOutlook(query)) {
+    const expected = tables.filter(({ chunk }) => OUTLOOK_TABLE.test([chunk.table.title, chunk.sectionPath, ...chunk.table.columns].join(' ')));
+    if (expected.length === 0) return null;
+    tables.splice(0, tables.length, ...expected);
+  }
   if (OVER_PERIODS.test(query) && ask.period.endDate === null) {
     const series = seriesAnswer(ask, tables, documentOf, minCoverage);
     if (series) return series;
@@ -230,7 +251,15 @@ export function composeFigureAnswer(
   if (derived) return derivedAnswer(derived, pool, documentOf);
   if (!match) return null;
   const one = cellSentence(pool, match, 1, documentOf, lang);
-  return { text: one.sentence, citations: [one.citation] };
+  const synonymFor = synonymOnly(ask.metric, one.row);
+  return { text: one.sentence, citations: [one.citation], ...(synonymFor ? { synonymFor } : {}) };
+}
+
+/** The question's glossary name for the item when `row` says none of its words in that order (see {@link FigureAnswer.synonymFor}). */
+function synonymOnly(metric: string, row: TableRow): string | null {
+  const asked = membersIn(metric);
+  const says = ` ${contentWords([...row.parents, row.label].join(' ')).join(' ')} `;
+  return asked.length > 0 && !asked.some((m) => says.includes(` ${m.member} `)) ? (asked[0]?.member ?? null) : null;
 }
 
 /** A derived figure's sentence: the figure, then the two cited cells it was computed from. */
@@ -268,8 +297,19 @@ function poolOf(query: string, ask: FigureAsk, tables: readonly TablePassage[], 
   const ends = [...new Set(tables.map((t) => documentOf(t.chunk.docId)?.periodEnd).filter((e): e is string => typeof e === 'string'))];
   const namedNoDate = ask.period.endDate === null && (ask.period.quarter !== null || ask.period.year !== null);
   const passages = namedNoDate && firstDoc && tables.some((t) => t.chunk.docId === firstDoc) ? tables.filter((t) => t.chunk.docId === firstDoc) : [...tables];
-  const candidates = passages.map((t) => ({ table: t.chunk.table, documentEnd: documentOf(t.chunk.docId)?.periodEnd ?? null, rank: t.rank }));
+  const candidates = passages.map((t): CandidateTable => {
+    const doc = documentOf(t.chunk.docId);
+    const end = doc?.periodEnd ?? null;
+    return reportsOtherQuarter(doc, ask.period) ? { table: t.chunk.table, documentEnd: null, rank: t.rank, otherEnd: end } : { table: t.chunk.table, documentEnd: end, rank: t.rank };
+  });
   return { passages, candidates, period: askedPeriod(query, ask, ends) };
+}
+
+/** Whether a document's own period is, by every reckoning it is known by, another quarter than the one asked. */
+function reportsOtherQuarter(doc: AnswerDocument | undefined, asked: PeriodFacts): boolean {
+  const quarters = doc?.quarters ?? [];
+  if (asked.quarter === null || asked.endDate !== null || quarters.length === 0 || !doc?.periodEnd) return false;
+  return !quarters.some((q) => q.quarter === asked.quarter && (asked.year === null || q.year === null || q.year === asked.year));
 }
 
 /** A matched cell's sentence (its period from the document when the header names no date) and citation `[n]`. */

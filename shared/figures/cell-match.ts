@@ -5,7 +5,7 @@
  */
 import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
 import { contentWords, glossaryForm, GLOSSARY_WORDS, groupsNamedBy, groupsOf, SYNONYM_GROUPS } from './glossary.ts';
-import { dateIn, periodFacts, periodFit, rowPeriods, type PeriodFacts } from './periods.ts';
+import { dateIn, daysApart, periodFacts, periodFit, rowPeriods, type PeriodFacts } from './periods.ts';
 import { isStatementTitle } from '../sectionize/index.ts';
 
 /** A table an answer may draw on, with what is known of its document. */
@@ -15,6 +15,12 @@ export interface CandidateTable {
   documentEnd: string | null;
   /** Rank of its passage among the answer's passages (0 best). */
   rank: number;
+  /**
+   * The period end of its document when that document reports on another quarter than the one
+   * asked ("Q4 2023" of a third-quarter release): its own period's columns, and columns naming no
+   * date, are not the period asked.
+   */
+  otherEnd?: string | null;
 }
 
 /** The cell chosen, and why. */
@@ -260,7 +266,9 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[], opti
         if (/\p{L}/u.test(cell.text)) return;
         // An amount is asked unless a rate or share is: a "% of revenue" column is no amount.
         if (isPercentCell(candidate.table, cell) !== ASKS_PERCENT.test(ask.metric)) return;
-        const period = periodFit(periods[c] ?? { endDate: null, months: null, year: null, quarter: null }, ask.period, candidate.documentEnd);
+        const columnPeriod = periods[c] ?? { endDate: null, months: null, year: null, quarter: null };
+        if (candidate.otherEnd && (columnPeriod.endDate === null || daysApart(columnPeriod.endDate, candidate.otherEnd) <= 7)) return;
+        const period = periodFit(columnPeriod, ask.period, candidate.documentEnd);
         if (period === 0) return;
         // A primary statement is where a line item's figure is reported; the same label in a
         // note's breakdown (stock compensation by line item) is a part of it. It outweighs the

@@ -54,6 +54,11 @@ export function glossaryForm(text: string): string {
  * operating cash flow).
  */
 export function groupsOf(text: string): number[] {
+  return [...new Set(membersIn(text).map((f) => f.group))];
+}
+
+/** The glossary's members found in a phrase, by content words ("gross margin" in "Acme gross margin Q3"), each with its group. */
+export function membersIn(text: string): { group: number; member: string }[] {
   // Compared by content words, so "cash flow from operating activities" and a question's "cash
   // flow operating activities" (its small words dropped) are one phrase.
   const form = ` ${contentWords(text).join(' ')} `;
@@ -64,8 +69,7 @@ export function groupsOf(text: string): number[] {
       if (m && form.includes(` ${m} `)) found.push({ group: i, member: m });
     }
   });
-  const kept = found.filter((f) => !found.some((g) => g.group !== f.group && g.member.length > f.member.length && ` ${g.member} `.includes(` ${f.member} `)));
-  return [...new Set(kept.map((f) => f.group))];
+  return found.filter((f) => !found.some((g) => g.group !== f.group && g.member.length > f.member.length && ` ${g.member} `.includes(` ${f.member} `)));
 }
 
 /**

@@ -89,7 +89,7 @@ export function periodFacts(text: string): PeriodFacts {
 }
 
 /** Days between two YYYY-MM-DD dates (absolute). */
-function daysApart(a: string, b: string): number {
+export function daysApart(a: string, b: string): number {
   return Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
 }
 
@@ -100,6 +100,10 @@ function daysApart(a: string, b: string): number {
  * the column ending on it fits.
  */
 export function periodFit(column: PeriodFacts, asked: PeriodFacts, documentEnd: string | null): number {
+  // A column whose header says no period at all (one the extractor could not read) is taken to be
+  // the document's own period, a quarter or a year: not the six or nine months a question asks for.
+  const unread = column.endDate === null && column.months === null && column.year === null && column.quarter === null;
+  if (unread && (asked.months === 6 || asked.months === 9)) return 0;
   let score = 0.5;
   const askedEnd = asked.endDate ?? (asked.quarter !== null || asked.year !== null ? documentEnd : null);
   if (askedEnd && column.endDate) {

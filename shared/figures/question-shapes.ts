@@ -57,3 +57,27 @@ export function breakdownCues(question: string): string[] {
   const cues = question.toLowerCase().match(/\b(?:segments?|products?|regions?|geograph\w*|categor\w*|offerings?|services?|businesses|lines?|divisions?|groups?)\b/gu) ?? [];
   return [...new Set(cues.map((c) => c.replace(/(?:ies|s)$/u, '')))];
 }
+
+/**
+ * Words that ask for what a company expects rather than what it reported: guidance, an outlook, a
+ * forecast, what is expected of the next quarter or the long term. "Expected" naming an accounting
+ * input ("expected credit losses", "expected term", "expected return on plan assets") asks no outlook.
+ */
+export const ASKS_OUTLOOK =
+  /\b(?:guidance|guided|outlook|forecast(?:s|ed|ing)?|expect(?:s|ed|ing|ations?)?(?!\s+(?:credit|loss|losses|term|life|lives|volatility|dividend|return|useful|rate\s+of\s+return))|anticipat(?:e|es|ed|ing)|next\s+(?:quarter|year|fiscal\s+year)|going\s+forward|long[\s-]term\s+(?:targets?|goals?|model|margin))\b/iu;
+
+/** Whether a question asks what a company expects (guidance, an outlook), not a figure it reported. */
+export function asksOutlook(question: string): boolean {
+  return ASKS_OUTLOOK.test(question);
+}
+
+/** Words a table of expected figures is titled or headed with ("Business Outlook", "Q4 Guidance", "Expected amortization"). */
+export const OUTLOOK_TABLE = /\b(?:guidance|outlook|forecast\w*|expect\w*|estimate[sd]?|projected|projections?|targets?)\b/iu;
+
+/** Words that ask what someone said ("What did the CFO say drove …", "What did management mention about …"). */
+const SAID = /\b(?:say|says|said|saying|mention(?:s|ed)?|comment(?:s|ed)?\s+(?:on|about)|talk(?:s|ed)?\s+about|remark(?:s|ed)?)\b/iu;
+
+/** Whether a question asks what someone said: the words spoken answer it, not a table's row. */
+export function asksWhatWasSaid(question: string): boolean {
+  return SAID.test(question);
+}

@@ -142,5 +142,6 @@ export function createReranker(config: RerankerConfig, onFallback?: (err: unknow
 export { scaledAlphas } from './alpha.ts';
 
 export { createDocumentDirectory } from './document-directory.ts';
+export { reckonedQuarters } from './period-match.ts';
 export { broadEvidenceDocs } from './routed-search.ts';
 export { provisionMatcher } from './provisions.ts';

@@ -193,3 +193,19 @@ export function completeFiscalPeriods<T extends { profile: DocumentProfile | nul
     return { ...e, profile: { ...e.profile, period } };
   });
 }
+
+/**
+ * Every quarter a document's period is by some reckoning: fiscal, calendar, the quarter it was
+ * filed in, the one its file is named for. A question naming none of them is about another period.
+ */
+export function reckonedQuarters(profile: DocumentProfile, source?: string): { year: number | null; quarter: number }[] {
+  const { fiscalYear, fiscalQuarter, calendarYear, calendarQuarter } = profile.period;
+  const filed = filedQuarter(profile);
+  const named = sourcePeriod(source);
+  return [
+    ...(fiscalQuarter !== null ? [{ year: fiscalYear, quarter: fiscalQuarter }] : []),
+    ...(calendarQuarter !== null ? [{ year: calendarYear, quarter: calendarQuarter }] : []),
+    ...(filed ? [filed] : []),
+    ...(named?.quarter ? [{ year: named.year, quarter: named.quarter }] : []),
+  ];
+}

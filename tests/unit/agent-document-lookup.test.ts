@@ -20,7 +20,7 @@ function lookupOver(listing: () => Promise<DirectoryEntry[]>, rows: Record<strin
       reads.push(docId);
       const row = rows[docId];
       if (row instanceof Error) throw row;
-      return row ? ({ doc_id: docId, version: V2, title: row.title, profile: null } as unknown as DocumentRecord) : null;
+      return row ? ({ doc_id: docId, version: V2, title: row.title, profile: null, provenance: { source_uri: `file:///inbox/${docId}.pdf` } } as unknown as DocumentRecord) : null;
     },
     ttlMs: 60_000,
     now: () => clock.t,
@@ -41,7 +41,7 @@ describe('createDocumentLookup (a cited document from the listing, else the stor
     const list = [entry('doc-a', V1, 'Old title')];
     const { lookup, reads, clock } = lookupOver(async () => list, { 'doc-a': { title: 'New title' }, 'doc-new': { title: 'Just ingested' } });
     // Re-ingested since the listing: its passages are of V2, so the listed title is not theirs.
-    expect(await lookup('doc-a', V2)).toMatchObject({ title: 'New title' });
+    expect(await lookup('doc-a', V2)).toMatchObject({ title: 'New title', source: 'file:///inbox/doc-a.pdf' });
     expect(await lookup('doc-new', V2)).toMatchObject({ title: 'Just ingested' });
     expect(await lookup('doc-a')).toMatchObject({ title: 'New title' });
     expect(reads).toEqual(['doc-a', 'doc-new']);

@@ -221,3 +221,51 @@ describe('a table answers only what it holds', () => {
     expect(answer('Inventories as of July 1, 2023', [BALANCE], false)?.text).toContain('$7,351 million');
   });
 });
+
+describe('a reported table does not answer what a company expects, said, or reported for another quarter', () => {
+  const RESULTS: DocTable = {
+    title: 'Condensed Consolidated Statements of Operations',
+    columns: ['Three Months Ended September 30, 2023', 'Three Months Ended September 30, 2022'],
+    rows: [row('Total revenue', [cell('842', 842), cell('713', 713)]), row('Gross profit', [cell('348', 348), cell('277', 277)])],
+    unit: '$',
+    scale: 'millions',
+    pageStart: 1,
+    pageEnd: 1,
+  };
+  const OUTLOOK: DocTable = { ...RESULTS, title: 'Business Outlook', columns: ['Fourth Quarter 2023 Guidance'], rows: [row('Total revenue', [cell('895', 895)])] };
+  const ACME: AnswerDocument = { organisation: 'Acme Robotics Inc.', aliases: ['Acme'], periodEnd: '2023-09-30', quarters: [{ year: 2023, quarter: 3 }] };
+  const acme = (q: string, tables: DocTable[]) =>
+    composeFigureAnswer(
+      q,
+      tables.map((t, i) => ({ ...passage(t, `a${i}`), docId: 'acme' })),
+      () => ACME,
+      'en',
+    );
+
+  it('guidance, an outlook or what is expected is read only from a table of expected figures', () => {
+    expect(acme('What revenue guidance did Acme give for the fourth quarter of 2023?', [RESULTS])).toBeNull();
+    expect(acme('What is the full-year 2023 revenue outlook?', [RESULTS])).toBeNull();
+    expect(acme('What revenue does Acme expect next quarter?', [RESULTS, OUTLOOK])?.text).toContain('$895 million');
+    // "Expected" naming an accounting input asks for what was reported.
+    expect(acme('What was total revenue in the third quarter of 2023, net of expected credit losses?', [RESULTS])?.text).toContain('$842 million');
+  });
+
+  it('what someone said is quoted from what they said, not read from a row', () => {
+    expect(acme('What did the CFO say about revenue in the third quarter of 2023?', [RESULTS])).toBeNull();
+  });
+
+  it('a quarter the document does not report on is not its own period’s column', () => {
+    expect(acme('What was total revenue in the third quarter of 2023?', [RESULTS])?.text).toContain('$842 million');
+    expect(acme('What was total revenue in the fourth quarter of 2023?', [RESULTS])).toBeNull();
+    // The same quarter a year earlier is printed beside it.
+    expect(acme('What was total revenue in the third quarter of 2022?', [RESULTS])?.text).toContain('$713 million');
+    // Without the document's quarters the asked quarter is taken to be the document's, as routing chose it.
+    const unknown = composeFigureAnswer('What was total revenue in the fourth quarter of 2023?', [{ ...passage(RESULTS, 'u'), docId: 'acme' }], () => ({ ...ACME, quarters: [] }), 'en');
+    expect(unknown?.text).toContain('$842 million');
+  });
+
+  it('a row naming the item by a synonym ("Gross profit" for "gross margin") says which words the question used', () => {
+    expect(acme('What was gross margin in the third quarter of 2023?', [RESULTS])).toMatchObject({ synonymFor: 'gross margin' });
+    expect(acme('What was gross profit in the third quarter of 2023?', [RESULTS])?.synonymFor).toBeUndefined();
+  });
+});

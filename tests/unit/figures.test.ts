@@ -47,6 +47,10 @@ describe('periods in headers and questions', () => {
     expect(periodFit(periodFacts('Three Months Ended June 25, 2022'), periodFacts('in the quarter ended July 1, 2023'), null)).toBe(0);
     // "Q3 2023" names no date: the document's own period decides.
     expect(periodFit(q3, periodFacts('in Q3 2023'), '2023-07-01')).toBeGreaterThan(periodFit(periodFacts('Three Months Ended June 25, 2022'), periodFacts('in Q3 2023'), '2023-07-01'));
+    // A header that could not be read is the document's own period: never the nine months asked.
+    const unread = periodFacts('');
+    expect(periodFit(unread, periodFacts('in the nine months ended September 30, 2023'), '2023-09-30')).toBe(0);
+    expect(periodFit(unread, periodFacts('in Q3 2023'), '2023-09-30')).toBeGreaterThan(0);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocumentProfile } from '../../shared/domain/document.ts';
 import { organisationAliases, profileLabel } from '../../shared/enrich/document-profile.ts';
 import { findQueryForm, findQueryPeriod, periodQualifier, routeQuery, type DirectoryEntry } from '../../shared/retrieval/document-routing.ts';
-import { sourcePeriod } from '../../shared/retrieval/period-match.ts';
+import { reckonedQuarters, sourcePeriod } from '../../shared/retrieval/period-match.ts';
 
 function filing(docId: string, name: string, ticker: string, end: string, fiscal: [number, number] | null, cal: [number, number], form = '10-Q'): DirectoryEntry {
   const base = {
@@ -116,6 +116,14 @@ describe('routeQuery over the document directory', () => {
     expect(sourcePeriod('2023-q3-nvda.pdf')).toMatchObject({ year: 2023, quarter: 3 });
     expect(sourcePeriod('s3://ir/ACME_3Q23_Earnings_Release.pdf')).toMatchObject({ year: 2023, quarter: 3 });
     expect(sourcePeriod('Q3 2022 vs Q3 2023.pdf')).toBeNull();
+  });
+
+  it("a document's period is every quarter some reckoning makes it: fiscal, calendar, filed, named", () => {
+    const nv24 = filing('nv-fy24q3', 'Verdant Corp.', 'VRDC', '2023-10-29', [2024, 3], [2023, 4]).profile as DocumentProfile;
+    expect(reckonedQuarters(nv24)).toEqual(expect.arrayContaining([{ year: 2024, quarter: 3 }, { year: 2023, quarter: 4 }, { year: 2023, quarter: 3 }]));
+    expect(reckonedQuarters(nv24, 'filings/2023 Q3 VRDC.pdf')).toContainEqual({ year: 2023, quarter: 3 });
+    const annual = filing('river-2018k', 'Rivermart.com, Inc.', 'RVMT', '2018-12-31', [2018, 0], [2018, 4], '10-K').profile as DocumentProfile;
+    expect(reckonedQuarters(annual)).toEqual([]);
   });
 
   it('a fiscal quarter matches the fiscal reckoning; a calendar quarter either', () => {

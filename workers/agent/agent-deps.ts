@@ -9,7 +9,7 @@ import {
   type AgentKnobs,
   type ChunkMemory,
 } from '../../shared/agent/index.ts';
-import { createDocumentDirectory, createReranker, planQuery, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
+import { createDocumentDirectory, createReranker, planQuery, reckonedQuarters, scaledAlphas, understandQuery } from '../../shared/retrieval/index.ts';
 import { createRunContextStore, createTraceStore, type RunContext } from '../../shared/runs/index.ts';
 import { PermanentError } from '../../shared/errors.ts';
 import { facetWeights } from '../../shared/facets/index.ts';
@@ -47,10 +47,11 @@ export function createAgentDeps(ports: AgentPorts, log: Logger, knobs: AgentKnob
   const documentRecord = createDocumentLookup({ listing: documents, read: (docId) => ports.store.getDocument(docId), ttlMs: TITLE_TTL_MS, now: () => clock().getTime() });
   const titleOf = async (docId: string, version?: string) => (await documentRecord(docId, version))?.title ?? docId;
   const documentOf = async (docId: string, version?: string) => {
-    const profile = (await documentRecord(docId, version))?.profile;
+    const record = await documentRecord(docId, version);
+    const profile = record?.profile;
     if (!profile) return undefined;
     const first = profile.organisations[0];
-    return { organisation: first?.name ?? null, aliases: profile.organisations.flatMap((o) => [o.name, ...o.aliases]), periodEnd: profile.period.end };
+    return { organisation: first?.name ?? null, aliases: profile.organisations.flatMap((o) => [o.name, ...o.aliases]), periodEnd: profile.period.end, quarters: reckonedQuarters(profile, record.source) };
   };
 
   return {

@@ -6,6 +6,7 @@
  */
 import { looksLikeTitle } from '../sectionize/index.ts';
 import { ASKS_LIMIT, STATES_AT_LEAST, STATES_AT_MOST } from '../retrieval/index.ts';
+import { ASKS_OUTLOOK } from '../figures/index.ts';
 
 /** A count as a rule writes it: digits, or a number in words ("sixteen", "forty-five"). */
 const UNITS_WORD = '(?:one|two|three|four|five|six|seven|eight|nine)';
@@ -26,6 +27,18 @@ export interface PassageSentence {
   end: number;
   role: SentenceRole;
 }
+
+/** A question asking why: what drives, caused or explains something ("Why is the guidance lower?", "이유는?"). */
+export const ASKS_REASON = /^\s*why\b|\bwhat\s+(?:is|are|was|were)\s+(?:driving|behind|causing)\b|\bwhat\s+(?:drove|drives|caused|causes|explains?)\b|\b(?:say|said|says)\s+drove\b|\bdrivers?\s+of\b|\breasons?\s+(?:for|why|behind)\b|왜|이유|원인/iu;
+
+/** A sentence giving a reason: "because", "due to", "driven by", "came from", "reflecting", 때문, 인해. */
+const STATES_REASON = /\b(?:because|due\s+to|driven\s+by|reflect(?:s|ed|ing)|c(?:ame|omes?)\s+from|result(?:s|ed)?\s+(?:of|from)|as\s+a\s+result\s+of|attributable\s+to|owing\s+to|thanks\s+to|led\s+by|primarily\s+(?:from|by))\b|때문|인해|인하여|원인은/iu;
+
+/** A sentence saying what is expected ("we expect revenue between …", "guidance", "outlook", 전망, 예상). */
+export const STATES_OUTLOOK = /\b(?:expect(?:s|ed|ing)?|guidance|outlook|forecast(?:s|ed)?|anticipate[sd]?|we\s+(?:will|plan\s+to|intend\s+to|aim\s+to))\b|전망|예상|계획/iu;
+
+/** A question in the past tense ("What was …", "How much did …"): what was reported, not what is expected. */
+export const ASKS_REPORTED = /^\s*(?:what|which|how\s+(?:much|many))\b[^?]*?\b(?:was|were|did|had)\b/iu;
 
 /**
  * The kinds of statement a question can ask for: `asks` reads the question, `states` a sentence.
@@ -57,6 +70,19 @@ export const ANSWER_KINDS: readonly {
         'iu',
       ),
     row: true,
+  },
+  {
+    // Why something moved: a sentence giving its cause ("About two thirds of the improvement came
+    // from pricing"), over one naming the same figure without one.
+    asks: ASKS_REASON,
+    states: STATES_REASON,
+    row: false,
+  },
+  {
+    // What a company expects ("What revenue guidance did Acme give?"): its guidance, not its results.
+    asks: ASKS_OUTLOOK,
+    states: STATES_OUTLOOK,
+    row: false,
   },
   {
     // A limit, the most or the least allowed, stated with its figure: "no more than 100
@@ -135,8 +161,11 @@ export function matchText(text: string): string {
   return extra.length > 0 ? `${text} ${extra.join(' ')}` : text;
 }
 
-/** A question asking why: what drives, caused or explains something ("Why is the guidance lower?", "이유는?"). */
-export const ASKS_REASON = /^\s*why\b|\bwhat\s+(?:is|are|was|were)\s+(?:driving|behind|causing)\b|\bwhat\s+(?:drove|drives|caused|causes|explains?)\b|\breasons?\s+(?:for|why|behind)\b|왜|이유|원인/iu;
+/**
+ * A question asking what someone said ("What did the CFO say drove …", "according to the CEO",
+ * "How did management describe …"): who spoke is part of what is asked, beside the topic.
+ */
+export const ASKS_WHO_SAID = /\b(?:say|says|said|mention(?:s|ed)?|comment(?:s|ed)?|remark(?:s|ed)?|talk(?:s|ed)?|according\s+to|explain(?:s|ed)?|describe[ds]?|told?|tell)\b|(?:말했|언급|발언|설명했)/iu;
 
 /**
  * A question asking what someone asked ("What did the analyst from Halden Securities ask about?",
@@ -253,4 +282,18 @@ export function sectionTitle(chunk: { sectionPath: string; body: string; title: 
   const title = chunk.sectionPath.split(' > ').at(-1)?.trim() ?? '';
   if (title === '' || title === 'Preamble' || title === chunk.title) return null;
   return chunk.body.trimStart().startsWith(title) ? null : title;
+}
+
+/** A quarter a sentence names: "fourth quarter", "first-quarter", "Q3", "3Q", "3Q23", "3분기". */
+const QUARTER_NAMED = /\b(?:(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter|q([1-4])|([1-4])q(?:fy)?(?:\d{2}){0,2})\b|([1-4])\s*분기/giu;
+const QUARTER_ORDINAL: Readonly<Record<string, number>> = { first: 1, second: 2, third: 3, fourth: 4, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4 };
+
+/** The quarters (1–4) a text names, by number. */
+export function quartersNamed(text: string): Set<number> {
+  const out = new Set<number>();
+  for (const m of text.matchAll(QUARTER_NAMED)) {
+    const q = m[1] ? QUARTER_ORDINAL[m[1].toLowerCase()] : Number(m[2] ?? m[3] ?? m[4]);
+    if (q) out.add(q);
+  }
+  return out;
 }

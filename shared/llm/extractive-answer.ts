@@ -11,9 +11,10 @@ import type { Citation } from '../runs/index.ts';
 import { splitSentences } from '../chunk/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
-import { ANSWER_KINDS, ASKS_REASON, ASKS_WHAT_WAS_ASKED, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
+import { ANSWER_KINDS, ASKS_REASON, ASKS_REPORTED, ASKS_WHAT_WAS_ASKED, ASKS_WHO_SAID, STATES_OUTLOOK, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, quartersNamed, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { isSpeakerLine } from '../sectionize/index.ts';
-import { detectInstructionLike, spelledOutAbbreviations, analyseQuery, lexicalScores, matchForm, findDateMentions, normaliseQuery, provisionMatcher } from '../retrieval/index.ts';
+import { ASKS_OUTLOOK } from '../figures/index.ts';
+import { detectInstructionLike, spelledOutAbbreviations, analyseQuery, lexicalScores, matchForm, findDateMentions, findQueryPeriods, normaliseQuery, provisionMatcher, type QueryAnalysis } from '../retrieval/index.ts';
 
 export type { AnswerChunk } from './answer-citations.ts';
 export type { Citation } from '../runs/index.ts';
@@ -95,6 +96,13 @@ const ROW_OWN_COVERAGE = 1 / 3;
 const OTHER_DOCUMENT_COVERAGE = 0.75;
 /** A sentence starting mid-thought (a list item without its lead-in) reads badly alone: it weighs this much. */
 const MID_THOUGHT_WEIGHT = 0.8;
+/**
+ * Weight of a sentence naming only quarters other than the one asked ("For the fourth quarter of
+ * 2023, we expect …", asked about the third): it is about another period, whatever words it shares.
+ */
+const OTHER_QUARTER_WEIGHT = 0.6;
+/** Weight of a sentence saying what is expected, asked what was reported ("What was gross margin?"). */
+const EXPECTED_NOT_REPORTED_WEIGHT = 0.8;
 
 /**
  * A sentence scoring under this share of the best one is filler, not an answer: a second or third
@@ -249,6 +257,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const provision = input.chunks[provisions[0] ?? -1];
   const named = new Set(provision?.table ? [] : provisions.filter((c) => input.chunks[c]?.docId === provision?.docId));
   const candidates: PassageSentence[] = [];
+  // Each candidate's speaker, in a transcript: the turn it is said in.
+  const speakers: (string | null)[] = [];
   const withheld: ExtractiveAnswer['withheld'] = [];
   input.chunks.forEach((chunk, c) => {
     const flag = detectInstructionLike(chunk.body);
@@ -265,7 +275,14 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     // "① 출산장려금을 …"): a heading, never quoted, whose match passes to the first statement.
     // Another passage's section title is no lead: a passage may start anywhere in its section.
     const section = named.has(c) ? sectionTitle(chunk) : null;
-    if (section) candidates.push({ chunk: c, position: position++, text: section, start: 0, end: 0, role: 'heading' });
+    const sectionLast = chunk.sectionPath.split(' > ').at(-1) ?? '';
+    let speaker = isSpeakerLine(sectionLast) ? sectionLast : null;
+    const push = (cand: PassageSentence): void => {
+      if (cand.role === 'heading') speaker = isSpeakerLine(cand.text) ? cand.text : speaker;
+      candidates.push(cand);
+      speakers.push(cand.role === 'heading' ? null : speaker);
+    };
+    if (section) push({ chunk: c, position: position++, text: section, start: 0, end: 0, role: 'heading' });
     // Line by line first: a heading printed on its own line (a merged chunk's section titles, a
     // document's title) is not the start of the sentence below it, and is no answer by itself.
     for (const line of chunk.body.split('\n')) {
@@ -281,7 +298,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         // A passage's cues may sit in one sentence only; that sentence alone would be enough.
         if (t.length >= 2 && !isRunOnCells(t) && !detectInstructionLike(t).flagged) {
           const role: SentenceRole = isHeadingFragment(t) && !statesFact(t) ? 'heading' : QUESTION.test(t) ? 'question' : 'statement';
-          candidates.push({ chunk: c, position: position++, text: t, start, end, role });
+          push({ chunk: c, position: position++, text: t, start, end, role });
           afterQuestion = role === 'question';
         }
       }
@@ -294,7 +311,17 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const spelled = spelledOutAbbreviations(matched);
   // "What did the analyst ask?" is answered by the questions printed, not only by statements.
   const quotesQuestions = ASKS_WHAT_WAS_ASKED.test(question);
-  const own = lexicalScores(analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched), candidates.map((c) => matchText(c.text)));
+  const analysis = analyseQuery(spelled.length > 0 ? `${matched} ${spelled.join(' ')}` : matched);
+  // Asked what someone said ("What did the CFO say drove the margin?"), a sentence is read with
+  // its speaker's name and role: the question names both who and what.
+  const askedSpeakers = ASKS_WHO_SAID.test(question) ? speakerMatches(analysis, speakers) : new Set<string>();
+  const own = lexicalScores(
+    analysis,
+    candidates.map((c, i) => {
+      const who = speakers[i];
+      return who && askedSpeakers.has(who) ? `${matchText(c.text)} ${who}` : matchText(c.text);
+    }),
+  );
   const scores = answerMatches(candidates, own, quotesQuestions);
   // A question about amounts, a deadline or who decides is answered by sentences that state them;
   // one asking a count of a unit ("how many days") by those stating a count of that unit.
@@ -306,6 +333,13 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
   const kindBonus = (cand: PassageSentence): number =>
     asked.some((kind) => kind.states.test(cand.text)) || unit?.test(cand.text) || (quotesQuestions && cand.role === 'question') ? ANSWER_KIND_BONUS : 0;
 
+  const askedQuarters = new Set(findQueryPeriods(normalised).flatMap((p) => (p.quarter ? [p.quarter] : [])));
+  const otherQuarter = (text: string): boolean => {
+    if (askedQuarters.size === 0) return false;
+    const said = quartersNamed(text);
+    return said.size > 0 && ![...said].some((q) => askedQuarters.has(q));
+  };
+  const asksReported = ASKS_REPORTED.test(question) && !ASKS_OUTLOOK.test(question);
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
     .map((cand, i) => ({
@@ -316,7 +350,9 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         (asked.every((kind) => !kind.required || kind.states.test(cand.text)) && (!unit || unit.test(cand.text)) ? 1 : UNSTATED_WEIGHT) *
         (named.size === 0 || named.has(cand.chunk) ? 1 : 0) *
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1) *
-        (startsMidThought(cand.text) ? MID_THOUGHT_WEIGHT : 1),
+        (startsMidThought(cand.text) ? MID_THOUGHT_WEIGHT : 1) *
+        (otherQuarter(cand.text) ? OTHER_QUARTER_WEIGHT : 1) *
+        (asksReported && STATES_OUTLOOK.test(cand.text) ? EXPECTED_NOT_REPORTED_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
       ownCoverage: own[i]?.coverage ?? 0,
     }))
@@ -371,6 +407,13 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
 
   const { parts, citations } = citeQuotes(input.chunks, candidates, chosen, input.firstCitation ?? 1);
   return { text: lead ? `${lead} ${parts.join(' ')}` : parts.join(' '), citations, dateQualifier, lang, withheld };
+}
+
+/** The speakers (their turns' lines) the question names by some word of their name or role. */
+function speakerMatches(analysis: QueryAnalysis, speakers: readonly (string | null)[]): Set<string> {
+  const distinct = [...new Set(speakers.filter((s): s is string => s !== null))];
+  const scores = lexicalScores(analysis, distinct);
+  return new Set(distinct.filter((_, i) => (scores[i]?.coverage ?? 0) > 0));
 }
 
 /** Some sentence of a withheld passage covers part of the question. */

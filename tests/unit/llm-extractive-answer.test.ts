@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
 import { isSpeakerLine } from '../../shared/sectionize/index.ts';
-import { askedUnit, isRunOnCells, isSectionTitle, matchText, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { askedUnit, isRunOnCells, isSectionTitle, matchText, quartersNamed, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -563,5 +563,24 @@ describe('the words that name the document', () => {
     const passage = chunk('rep', 'This document specifies the Records Exchange Protocol, a protocol for exchanging records between organisations.\n4.2.2. Size Limits\nA receiver MUST accept payloads of up to 64 MiB.', { title: TITLE });
     const ans = composeExtractiveAnswer({ query: 'What is the maximum message size in the records exchange protocol?', chunks: [passage], asOf: null, today: '2025-06-15' });
     expect(ans.text).toBe('As of 2025-06-15: A receiver MUST accept payloads of up to 64 MiB. [1]');
+  });
+});
+
+describe('the period and the tense asked', () => {
+  const release = [
+    chunk('a', 'For the fourth quarter of 2023, we expect revenue between $880 million and $910 million and gross margin between 41% and 42%.'),
+    chunk('b', 'Gross margin was 41.3%, up from 38.9% a year ago, reflecting better pricing.'),
+  ];
+  const first = (query: string) => composeExtractiveAnswer({ query, chunks: release, asOf: null, today: '2024-01-01', maxSentences: 1 }).text;
+
+  it('a sentence naming only another quarter than the one asked gives way', () => {
+    expect(first('What was gross margin in Q3 2023?')).toContain('Gross margin was 41.3%');
+    expect(first('What gross margin is expected for Q4 2023?')).toContain('For the fourth quarter of 2023');
+    expect([...quartersNamed('In the fourth quarter and in Q1, as in 3Q23 and 2분기')].sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('asked what was reported, what is expected gives way; asked for guidance, it answers', () => {
+    expect(first('What was gross margin?')).toContain('Gross margin was 41.3%');
+    expect(first('What gross margin guidance did the company give?')).toContain('we expect');
   });
 });

@@ -150,6 +150,24 @@ describe('an answer from a transcript says who said it', () => {
     expect(b.text).not.toContain('could you help us understand');
   });
 
+  it('asked what an executive said, a sentence is read with who said it: the topic and the speaker both count', () => {
+    const ask = (query: string) => composeExtractiveAnswer({ query, chunks: passages, asOf: null, today: '2024-05-01', maxSentences: 1 });
+    // Not the introduction naming the CEO and the CFO, but what each of them said of it.
+    const ceo = ask('What did the CEO say about Brazil?');
+    expect(ceo.text).toContain('We opened two distribution centres in Brazil');
+    expect(ceo.citations[0]?.sectionPath).toMatch(/Elena Park -- Chief Executive Officer$/u);
+    const cfo = ask('What did the CFO say about the rest of the year?');
+    expect(cfo.text).toContain('we think most of the improvement holds for the rest of the year');
+    expect(cfo.citations[0]?.sectionPath).toMatch(/Marcus Lee -- Chief Financial Officer$/u);
+  });
+
+  it('asked why a figure moved, the sentence giving its cause answers, over the one stating the figure', () => {
+    for (const query of ['Why did gross margin expand?', 'What did the CFO say drove the gross margin expansion?']) {
+      const a = composeExtractiveAnswer({ query, chunks: passages, asOf: null, today: '2024-05-01', maxSentences: 1 });
+      expect(a.text).toContain('About two-thirds of the expansion came from lower component costs');
+    }
+  });
+
   it('wrapping the fixture keeps every word', () => {
     const text = 'one two three four five six seven eight nine ten eleven twelve';
     expect(wrap(text, 20).join(' ')).toBe(text);

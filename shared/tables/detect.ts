@@ -45,15 +45,20 @@ function median(values: readonly number[]): number {
 }
 
 /** The run of lines from `start` (a data line) that may be one table: to its last data line. */
-function blockEnd(read: readonly ReadLine[], start: number, opts: DetectOptions): number {
+function blockEnd(read: readonly ReadLine[], start: number, opts: DetectOptions, lowest = (read[start] as ReadLine).line.y): number {
   const first = read[start] as ReadLine;
   let last = start;
-  let prevY = first.line.y;
+  // From the lowest line of the first row (its label may wrap below its figures).
+  let prevY = lowest;
   let text = 0;
   for (let k = start + 1; k < read.length; k++) {
     const r = read[k] as ReadLine;
     const drop = prevY - r.line.y;
-    if (r.line.page !== first.line.page || drop < -0.6 * em(r) || drop > opts.maxRowGapEm * em(r)) break;
+    // Figures printed after their wrapped label, back up at its first line's height, are its row.
+    const backUp = drop < -0.6 * em(r) && r.kind === 'data' && text > 0 && read.slice(k - text, k).some((t) => Math.abs(t.line.y - r.line.y) <= 0.6 * em(r));
+    if (r.line.page !== first.line.page || (drop < -0.6 * em(r) && !backUp) || drop > opts.maxRowGapEm * em(r)) break;
+    // Figures back up beside their label leave the row's lowest line where the next row is measured from.
+    if (!backUp) prevY = r.line.y;
     if (r.kind === 'data') {
       last = k;
       text = 0;
@@ -65,7 +70,6 @@ function blockEnd(read: readonly ReadLine[], start: number, opts: DetectOptions)
     } else {
       break;
     }
-    prevY = r.line.y;
   }
   return last;
 }
@@ -328,6 +332,23 @@ function tableAt(read: readonly ReadLine[], start: number, end: number, claimed:
   };
 }
 
+/**
+ * Where a table's first row starts when its label is wrapped over lines printed before its
+ * figures, the figures at the first line's height ("Research and" / "development" / "118 104"):
+ * that first label line; otherwise the data line itself.
+ */
+function wrappedLabelStart(read: readonly ReadLine[], i: number, claimed: ReadonlySet<number>): number {
+  const data = read[i] as ReadLine;
+  if (!data.pieces[0]?.figure) return i;
+  for (let j = i - 1; j >= Math.max(0, i - DEFAULT_DETECT_OPTIONS.maxTextRun); j--) {
+    const r = read[j] as ReadLine;
+    const below = read[j + 1] as ReadLine;
+    if (claimed.has(j) || r.kind !== 'text' || r.line.page !== data.line.page || (j + 1 < i && below.line.y >= r.line.y)) return i;
+    if (j + 1 < i && Math.abs(r.line.y - data.line.y) <= 0.6 * em(data)) return j;
+  }
+  return i;
+}
+
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
@@ -352,8 +373,9 @@ export function detectTables(lines: readonly SourceLine[], options: Partial<Dete
   const drafts: TableDraft[] = [];
   for (let i = 0; i < read.length; i++) {
     if (read[i]?.kind !== 'data' || claimed.has(i)) continue;
-    const end = blockEnd(read, i, opts);
-    const draft = end > i ? tableAt(read, i, end, claimed, opts) : null;
+    const from = wrappedLabelStart(read, i, claimed);
+    const end = blockEnd(read, i, opts, Math.min(...read.slice(from, i + 1).map((r) => r.line.y)));
+    const draft = end > i ? tableAt(read, from, end, claimed, opts) : null;
     if (!draft) continue;
     for (let k = draft.top; k <= draft.end; k++) claimed.add(k);
     drafts.push(draft);

@@ -85,12 +85,25 @@ function wrapsOnto(label: string, next: string): boolean {
 export function readRows(lines: readonly ReadLine[], columns: readonly Column[], labelRight: number): ReadRow[] {
   const rows: ReadRow[] = [];
   let pending: ReadRow | null = null;
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as ReadLine;
     const em = Math.max(line.line.fontSize, 1);
     const { label, values } = splitLabel(line, labelRight, 0.5 * em);
     const { cells, stray } = cellsOf(values, line, columns);
     const text = [...label.map((p) => p.text), ...stray].join(' ');
     const page = line.line.page;
+    const over = values.length === 0 ? labelWrappedAbove(lines, i, labelRight) : null;
+    if (over) {
+      // "Services and" / "software revenue", then its figures at the first line's height.
+      if (pending) rows.push(pending);
+      pending = null;
+      const figures = cellsOf(splitLabel(over.values, labelRight, 0.5 * em).values, over.values, columns).cells;
+      const joined = [text, ...over.rest.map((r) => r.line.text.trim())].join(' ');
+      const used = [line, ...over.rest, over.values].map((r) => r.line.index);
+      rows.push({ row: { label: joined, level: 0, parents: [], cells: figures, line: over.values.line.index, page }, lines: used, x: label[0]?.x ?? line.line.x, y: line.line.y, em });
+      i += over.rest.length + 1;
+      continue;
+    }
     if (values.length === 0) {
       if (pending) rows.push(pending);
       pending = { row: { label: text, level: 0, parents: [], cells, line: line.line.index, page }, lines: [line.line.index], x: label[0]?.x ?? line.line.x, y: line.line.y, em };
@@ -117,6 +130,33 @@ export function readRows(lines: readonly ReadLine[], columns: readonly Column[],
   }
   if (pending) rows.push(pending);
   return withHierarchy(rows);
+}
+
+/**
+ * A label wrapped over lines whose figures are printed after them, at the first line's height
+ * (a table drawn cell by cell: "Services and" / "software revenue" / "231 208 668 597"): the
+ * lines that go on with the label at `i`, and the line of its figures. Null otherwise.
+ */
+function labelWrappedAbove(lines: readonly ReadLine[], i: number, labelRight: number): { rest: ReadLine[]; values: ReadLine } | null {
+  const first = lines[i] as ReadLine;
+  const em = Math.max(first.line.fontSize, 1);
+  const rest: ReadLine[] = [];
+  let label = first.line.text.trim();
+  for (let j = i + 1; j < lines.length && rest.length < 3; j++) {
+    const next = lines[j] as ReadLine;
+    const below = next.line.page === first.line.page && next.line.y < (rest.at(-1) ?? first).line.y - 0.4 * em;
+    const { label: words, values } = splitLabel(next, labelRight, 0.5 * em);
+    const text = words.map((p) => p.text).join(' ');
+    if (values.length === 0 && below && wrapsOnto(label, text) && !/^\p{Ll}+\p{Lu}/u.test(text)) {
+      rest.push(next);
+      label = `${label} ${text}`;
+      continue;
+    }
+    // Figures alone, at the height of the label's first line.
+    const onFirst = values.length > 0 && words.length === 0 && next.line.page === first.line.page && Math.abs(next.line.y - first.line.y) <= 0.6 * em;
+    return rest.length > 0 && onFirst ? { rest, values: next } : null;
+  }
+  return null;
 }
 
 /** Distinct label indents, left to right, each within half an em of the next: the levels. */

@@ -32,6 +32,8 @@ import {
   figurePair,
   asksOutlook,
   asksWhatWasSaid,
+  asksYearOverYear,
+  daysApart,
   OUTLOOK_TABLE,
   membersIn,
   type DerivedFigure,
@@ -125,12 +127,12 @@ function citationOf(n: number, chunk: AnswerChunk, row: TableRow, column: string
   };
 }
 
-/** The change from the first figure to the last, as a reader says it ("up 4.1%"), when both are amounts of one sign. */
-function changeClause(first: number, last: number): string | null {
+/** The change from the first figure to the last, as a reader says it ("up 4.1% from the first to the last"), when both are amounts of one sign. */
+function changeClause(first: number, last: number, since = 'from the first to the last'): string | null {
   if (first <= 0 || last < 0) return null;
   const pct = ((last - first) / first) * 100;
   const rounded = Math.abs(pct) < 10 ? pct.toFixed(1) : pct.toFixed(0);
-  return pct === 0 ? 'unchanged from the first to the last' : `${pct > 0 ? 'up' : 'down'} ${rounded.replace('-', '')}% from the first to the last`;
+  return pct === 0 ? `unchanged ${since}` : `${pct > 0 ? 'up' : 'down'} ${rounded.replace('-', '')}% ${since}`;
 }
 
 /** "$" amounts or percentages: a series says one kind of figure. */
@@ -251,8 +253,41 @@ export function composeFigureAnswer(
   if (derived) return derivedAnswer(derived, pool, documentOf);
   if (!match) return null;
   const one = cellSentence(pool, match, 1, documentOf, lang);
+  if (lang === 'en' && asksYearOverYear(query)) {
+    const change = yearOverYear(pool, match, one);
+    if (change) return change;
+  }
   const synonymFor = synonymOnly(ask.metric, one.row);
   return { text: one.sentence, citations: [one.citation], ...(synonymFor ? { synonymFor } : {}) };
+}
+
+/**
+ * The figure against the same period a year earlier, when its row prints that period too (a
+ * release's "Three Months Ended September 30, 2023 / 2022"): both cells cited and the change
+ * computed from them ("… was $118 million [1], against $104 million for the three months ended
+ * September 30, 2022 [2], up 13.5% from a year earlier."). Null when no such column.
+ */
+function yearOverYear(pool: Pool, match: CellMatch, one: ReturnType<typeof cellSentence>): FigureAnswer | null {
+  const { chunk } = pool.passages[match.table] as TablePassage;
+  const table = chunk.table;
+  const printed = table.rows[match.row] as TableRow;
+  const periodOf = (c: number): PeriodFacts => periodFacts(periodHeader(table.columns[c] ?? '', printed.parents));
+  const now = periodOf(match.column);
+  if (!now.endDate) return null;
+  const yearBefore = new Date(`${now.endDate}T00:00:00Z`);
+  yearBefore.setUTCFullYear(yearBefore.getUTCFullYear() - 1);
+  const prior = printed.cells.findIndex((cell, c) => {
+    const p = periodOf(c);
+    return c !== match.column && cell !== null && cell.value !== null && p.endDate !== null && p.months === now.months && daysApart(p.endDate, yearBefore.toISOString().slice(0, 10)) <= 7;
+  });
+  const cell = printed.cells[prior];
+  if (prior < 0 || !cell || cell.value === null) return null;
+  const column = table.columns[prior] ?? '';
+  const then = citationOf(2, chunk, one.row, column, cell);
+  const sign = paysOut(one.row) ? -1 : 1;
+  const change = kindOf(table, match.cell) === 'amount' ? changeClause(sign * cell.value, sign * (match.cell.value ?? 0), 'from a year earlier') : null;
+  const against = `against ${figureText(table, one.row, cell)} ${periodPhrase(periodHeader(column, printed.parents))} [2]`;
+  return { text: `${one.sentence.replace(/\.$/u, '')}, ${against}${change ? `, ${change}` : ''}.`, citations: [one.citation, then] };
 }
 
 /** The question's glossary name for the item when `row` says none of its words in that order (see {@link FigureAnswer.synonymFor}). */

@@ -142,7 +142,7 @@ export function figureAsk(question: string, names: readonly string[] = []): Figu
  * headings above it break ties (the "Services" under "Net sales:" for a question about revenue,
  * not the one under "Cost of sales:"), and so does a "Total" row when the question says total.
  */
-export function labelScore(metric: string, row: TableRow): number {
+export function labelScore(metric: string, row: TableRow, qualifiers: readonly string[] = []): number {
   const want = contentWords(metric);
   const own = contentWords(row.label);
   if (want.length === 0 || own.length === 0) return 0;
@@ -152,7 +152,11 @@ export function labelScore(metric: string, row: TableRow): number {
   // ("Total cost of sales" for "net sales", "Net income per share" for "net income").
   const rowGroups = groupsOf(row.label);
   if (metricGroups.length > 0 && rowGroups.length > 0 && !rowGroups.some((g) => metricGroups.includes(g))) return 0;
-  const synonym = metricGroups.some((g) => groupsNamedBy(row.label).includes(g));
+  // The words the question narrows the item by are the row's too ("Diluted earnings per share",
+  // asked for diluted EPS, names earnings per share).
+  const narrowing = new Set(qualifiers);
+  const item = qualifiers.length > 0 ? own.filter((w) => !narrowing.has(w)).join(' ') : row.label;
+  const synonym = metricGroups.some((g) => groupsNamedBy(item).includes(g));
   const parentSynonym = metricGroups.some((g) => row.parents.some((p) => groupsNamedBy(p).includes(g)));
   // How much of the row's own name the question says (its head noun required)…
   const head = own[own.length - 1] as string;
@@ -251,7 +255,7 @@ export function bestCell(ask: FigureAsk, tables: readonly CandidateTable[], opti
       const named = specific.size === 0 || contentWords(row.label).some((w) => specific.has(w));
       // A total, when the question names a part some row names, is not what it asks; nor is a
       // change in a balance (a cash flow statement's "Changes in … Inventories") its level.
-      const label = labelScore(ask.metric, row) * (named ? 1 : 0.78) * (row.parents.some((p) => CHANGES_IN.test(p)) && !SUMMARY_ROW.test(row.label) ? 0.85 : 1);
+      const label = labelScore(ask.metric, row, ask.qualifiers) * (named ? 1 : 0.78) * (row.parents.some((p) => CHANGES_IN.test(p)) && !SUMMARY_ROW.test(row.label) ? 0.85 : 1);
       if (label < MIN_LABEL_SCORE) return;
       if (minCoverage > 0 && coverage(ask.metric, row) < minCoverage) return;
       if (options.accept && !options.accept(row)) return;

@@ -81,3 +81,16 @@ const SAID = /\b(?:say|says|said|saying|mention(?:s|ed)?|comment(?:s|ed)?\s+(?:o
 export function asksWhatWasSaid(question: string): boolean {
   return SAID.test(question);
 }
+
+/**
+ * Words that ask how a figure compares with the same period a year earlier: "year over year",
+ * "YoY", "from a year ago", "compared with the prior-year quarter", or growth ("How much did R&D
+ * grow?", "revenue growth"), which a release reckons against the year before.
+ */
+const YEAR_OVER_YEAR =
+  /\b(?:year[\s-]+over[\s-]+year|yoy|y\/y|(?:from|than|versus|vs\.?|over|compared\s+(?:to|with))\s+(?:a\s+year\s+(?:ago|earlier|before)|(?:the\s+)?(?:same\s+(?:quarter|period)\s+(?:of\s+|in\s+)?(?:last|the\s+prior|the\s+previous)\s+year|prior[\s-]+year(?:\s+(?:quarter|period))?|previous\s+year|last\s+year))|grow(?:s|th|n)?|grew)\b/iu;
+
+/** Whether a question asks how a figure compares with a year earlier. */
+export function asksYearOverYear(question: string): boolean {
+  return YEAR_OVER_YEAR.test(question);
+}

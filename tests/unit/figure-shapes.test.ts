@@ -269,3 +269,33 @@ describe('a reported table does not answer what a company expects, said, or repo
     expect(acme('What was gross profit in the third quarter of 2023?', [RESULTS])?.synonymFor).toBeUndefined();
   });
 });
+
+describe('a figure against a year earlier, and an item narrowed as its row is', () => {
+  const RESULTS: DocTable = {
+    title: 'Condensed Consolidated Statements of Operations',
+    columns: ['Three Months Ended September 30, 2023', 'Three Months Ended September 30, 2022', 'Nine Months Ended September 30, 2023', 'Nine Months Ended September 30, 2022'],
+    rows: [
+      row('Research and development', [cell('118', 118), cell('104', 104), cell('344', 344), cell('298', 298)]),
+      row('Diluted earnings per share', [cell('0.61', 0.61), cell('0.44', 0.44), cell('1.51', 1.51), cell('0.92', 0.92)]),
+    ],
+    unit: '$',
+    scale: 'millions',
+    pageStart: 2,
+    pageEnd: 2,
+  };
+  const ACME: AnswerDocument = { organisation: 'Acme Robotics Inc.', aliases: ['Acme Robotics', 'ACMR'], periodEnd: '2023-09-30', quarters: [{ year: 2023, quarter: 3 }] };
+  const acme = (q: string) => composeFigureAnswer(q, [{ ...passage(RESULTS, 'r'), docId: 'acme' }], () => ACME, 'en');
+
+  it('asked how it grew, the same period a year earlier is stated beside it, both cited, with the change', () => {
+    const a = acme('How much did research and development expense grow year over year in Q3 2023?');
+    expect(a?.text).toBe(
+      'Acme Robotics Inc.’s research and development for the three months ended September 30, 2023 was $118 million [1], against $104 million for the three months ended September 30, 2022 [2], up 13% from a year earlier.',
+    );
+    expect(a?.citations.map((c) => c.cell?.column)).toEqual([RESULTS.columns[0], RESULTS.columns[1]]);
+    expect(acme('What was R&D in the third quarter of 2023?')?.citations).toHaveLength(1);
+  });
+
+  it('"diluted EPS" is the row "Diluted earnings per share", in the nine months asked', () => {
+    expect(acme('What was diluted EPS for the nine months ended September 30, 2023?')?.text).toContain('for the nine months ended September 30, 2023 was $1.51');
+  });
+});

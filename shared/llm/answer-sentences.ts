@@ -28,6 +28,9 @@ export interface PassageSentence {
   role: SentenceRole;
 }
 
+/** A line saying when something applies from: "Effective date: March 1, 2024", "Effective: October 1, 2024". */
+const STATES_EFFECTIVE = /\beffective(?:\s+date)?\s*:|\b(?:is|are|becomes?|became)\s+effective\b/iu;
+
 /** A question asking why: what drives, caused or explains something ("Why is the guidance lower?", "이유는?"). */
 export const ASKS_REASON = /^\s*why\b|\bwhat\s+(?:is|are|was|were)\s+(?:driving|behind|causing)\b|\bwhat\s+(?:drove|drives|caused|causes|explains?)\b|\b(?:say|said|says)\s+drove\b|\bdrivers?\s+of\b|\breasons?\s+(?:for|why|behind)\b|왜|이유|원인/iu;
 
@@ -157,7 +160,12 @@ function countedThing(question: string): RegExp | null {
  * "… at least 8 characters in length".
  */
 export function matchText(text: string): string {
-  const extra = [...(STATES_AT_LEAST.test(text) ? ['minimum', '최소'] : []), ...(STATES_AT_MOST.test(text) ? ['maximum', '최대'] : [])];
+  const extra = [
+    ...(STATES_AT_LEAST.test(text) ? ['minimum', '최소'] : []),
+    ...(STATES_AT_MOST.test(text) ? ['maximum', '최대'] : []),
+    // "Effective date: March 1, 2024" says when a rule takes effect, in other words.
+    ...(STATES_EFFECTIVE.test(text) ? ['take', 'effect'] : []),
+  ];
   return extra.length > 0 ? `${text} ${extra.join(' ')}` : text;
 }
 
@@ -235,11 +243,16 @@ export function startsMidThought(text: string): boolean {
  * A table whose rows were printed as one line of text (one the extraction did not read as a
  * table): many words, several numbers, and no sentence ending. Quoted, it reads as run-on cells
  * ("Component Duration Pay Paid parental leave 16 weeks 100% …") that state no figure as an answer;
- * so are fields set apart by printed bars.
+ * so are fields set apart by printed bars, and a code listing run into a line.
  */
 export function isRunOnCells(text: string): boolean {
   // Fields set apart by printed bars: a masthead ("인사팀 | 제정 2022. 5. 2. | 시행 2024. 3. 1."), a row.
   if ((text.match(/\s[|｜]\s/gu)?.length ?? 0) >= 2) return true;
+  // A code listing run into a line (a standard's "hello_request_RESERVED(0), client_hello(1), …"):
+  // identifiers, not words.
+  const tokens = text.split(/\s+/u);
+  const code = tokens.filter((t) => /^[\p{L}\d]+_[\p{L}\d_]*|^\w+\(\d+\)[,;]?$/u.test(t)).length;
+  if (code >= 4 && code >= 0.3 * tokens.length) return true;
   if (SENTENCE_END.test(text) || text.split(/\s+/u).length <= 12) return false;
   return (text.match(/\d+(?:[.,]\d+)*/gu)?.length ?? 0) >= 3;
 }
@@ -252,9 +265,24 @@ export function isRunOnCells(text: string): boolean {
  * is kept whole when nothing else would be left.
  */
 export function withoutDocumentNames(question: string, titles: readonly string[]): string {
-  const key = (w: string): string => w.toLowerCase().replace(/['’]s$/u, '').replace(/[^\p{L}\p{N}]+/gu, '');
+  const { words, named } = documentNames(question, titles);
+  const rest = words.filter((w, i) => !named[i] && /[\p{L}\p{N}]/u.test(w));
+  return rest.some((w) => !STOP_WORDS.has(nameKey(w))) ? words.filter((_, i) => !named[i]).join(' ') : question;
+}
+
+/** The titles among `titles` the question names its document by (see {@link withoutDocumentNames}). */
+export function namedTitles(question: string, titles: readonly string[]): Set<string> {
+  return documentNames(question, titles).titles;
+}
+
+const nameKey = (w: string): string => w.toLowerCase().replace(/['’]s$/u, '').replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The question's words, which of them name a passage's document, and the titles they name. */
+function documentNames(question: string, titles: readonly string[]): { words: string[]; named: boolean[]; titles: Set<string> } {
+  const key = nameKey;
   const words = question.split(/\s+/u).filter((w) => w !== '');
   const named = new Array<boolean>(words.length).fill(false);
+  const found = new Set<string>();
   for (const title of titles) {
     const inTitle = new Set(title.split(/[\s\-–—·,:()]+/u).map(key).filter((w) => w !== ''));
     // What the title calls the document: the last word of its first part ("Protocol" in "Records
@@ -263,12 +291,14 @@ export function withoutDocumentNames(question: string, titles: readonly string[]
     for (let i = 0; i < words.length; ) {
       let j = i;
       while (j < words.length && key(words[j] as string) !== '' && inTitle.has(key(words[j] as string))) j++;
-      if (j - i >= 2 && words.slice(i, j).some((w) => key(w) === head)) for (let k = i; k < j; k++) named[k] = true;
+      if (j - i >= 2 && words.slice(i, j).some((w) => key(w) === head)) {
+        for (let k = i; k < j; k++) named[k] = true;
+        found.add(title);
+      }
       i = Math.max(j, i + 1);
     }
   }
-  const rest = words.filter((w, i) => !named[i] && /[\p{L}\p{N}]/u.test(w));
-  return rest.some((w) => !STOP_WORDS.has(key(w))) ? words.filter((_, i) => !named[i]).join(' ') : question;
+  return { words, named, titles: found };
 }
 
 /** Question words that say nothing of what is asked: a question of only these and names is kept whole. */

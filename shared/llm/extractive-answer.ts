@@ -11,7 +11,7 @@ import type { Citation } from '../runs/index.ts';
 import { splitSentences } from '../chunk/index.ts';
 import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
-import { ANSWER_KINDS, ASKS_REASON, ASKS_REPORTED, ASKS_WHAT_WAS_ASKED, ASKS_WHO_SAID, STATES_OUTLOOK, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, quartersNamed, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
+import { ANSWER_KINDS, ASKS_REASON, ASKS_REPORTED, ASKS_WHAT_WAS_ASKED, ASKS_WHO_SAID, STATES_OUTLOOK, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, namedTitles, quartersNamed, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { isSpeakerLine } from '../sectionize/index.ts';
 import { ASKS_OUTLOOK } from '../figures/index.ts';
 import { detectInstructionLike, spelledOutAbbreviations, analyseQuery, lexicalScores, matchForm, findDateMentions, findQueryPeriods, normaliseQuery, provisionMatcher, type QueryAnalysis } from '../retrieval/index.ts';
@@ -101,6 +101,11 @@ const MID_THOUGHT_WEIGHT = 0.8;
  * 2023, we expect …", asked about the third): it is about another period, whatever words it shares.
  */
 const OTHER_QUARTER_WEIGHT = 0.6;
+/**
+ * Weight of a sentence of another document than the one the question names by its title ("When
+ * did the data retention policy take effect?" is not answered by another document's effective date).
+ */
+const UNNAMED_DOCUMENT_WEIGHT = 0.5;
 /** Weight of a sentence saying what is expected, asked what was reported ("What was gross margin?"). */
 const EXPECTED_NOT_REPORTED_WEIGHT = 0.8;
 
@@ -340,6 +345,7 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
     return said.size > 0 && ![...said].some((q) => askedQuarters.has(q));
   };
   const asksReported = ASKS_REPORTED.test(question) && !ASKS_OUTLOOK.test(question);
+  const namedDocs = namedTitles(question, titles);
   const n = Math.max(1, input.chunks.length);
   const ranked = candidates
     .map((cand, i) => ({
@@ -352,7 +358,8 @@ export function composeExtractiveAnswer(input: ExtractiveAnswerInput): Extractiv
         (BOILERPLATE_SECTION.test(input.chunks[cand.chunk]?.sectionPath ?? '') ? BOILERPLATE_WEIGHT : 1) *
         (startsMidThought(cand.text) ? MID_THOUGHT_WEIGHT : 1) *
         (otherQuarter(cand.text) ? OTHER_QUARTER_WEIGHT : 1) *
-        (asksReported && STATES_OUTLOOK.test(cand.text) ? EXPECTED_NOT_REPORTED_WEIGHT : 1),
+        (asksReported && STATES_OUTLOOK.test(cand.text) ? EXPECTED_NOT_REPORTED_WEIGHT : 1) *
+        (namedDocs.size > 0 && !namedDocs.has(input.chunks[cand.chunk]?.title ?? '') ? UNNAMED_DOCUMENT_WEIGHT : 1),
       coverage: scores[i]?.coverage ?? 0,
       ownCoverage: own[i]?.coverage ?? 0,
     }))

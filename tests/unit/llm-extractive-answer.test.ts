@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../../shared/domain/index.ts';
 import { isSpeakerLine } from '../../shared/sectionize/index.ts';
-import { askedUnit, isRunOnCells, isSectionTitle, matchText, quartersNamed, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
+import { askedUnit, isRunOnCells, isSectionTitle, matchText, namedTitles, quartersNamed, startsMidThought, withoutDocumentNames } from '../../shared/llm/answer-sentences.ts';
 import { answerMatches, shortQualifier, wordCount, composeExtractiveAnswer, formatDateQualifier, type AnswerChunk } from '../../shared/llm/extractive-answer.ts';
 
 function chunk(id: string, body: string, extra: Partial<AnswerChunk> = {}): AnswerChunk {
@@ -513,6 +513,9 @@ describe('a question in a passage is not an answer', () => {
     // A masthead's fields set apart by printed bars, however short.
     expect(isRunOnCells('라크스퍼코리아 주식회사 인사팀 | 제정 2022. 5. 2. | 개정 2024. 2. 5. | 시행 2024. 3. 1.')).toBe(true);
     expect(isRunOnCells('Requests go to the manager | or to People Operations.')).toBe(false);
+    // A standard's code listing run into a line is identifiers, not a sentence; prose naming one is a sentence.
+    expect(isRunOnCells('enum { hello_request_RESERVED(0), client_hello(1), server_hello(2), hello_retry_request_RESERVED(6), (255) } HandshakeType;')).toBe(true);
+    expect(isRunOnCells('The server sends a hello_retry_request message when the client_hello lacks a key share.')).toBe(false);
   });
 });
 
@@ -582,5 +585,20 @@ describe('the period and the tense asked', () => {
   it('asked what was reported, what is expected gives way; asked for guidance, it answers', () => {
     expect(first('What was gross margin?')).toContain('Gross margin was 41.3%');
     expect(first('What gross margin guidance did the company give?')).toContain('we expect');
+  });
+});
+
+describe('a question naming its document', () => {
+  const passages = [
+    chunk('rep', 'Effective: October 1, 2024.', { title: 'Records Exchange Protocol (REP), Version 1.1', docId: 'rep' }),
+    chunk('drp', 'Effective date: March 1, 2024', { title: 'Data Retention and Disposal Policy', docId: 'drp' }),
+  ];
+
+  it('is answered from that document, and an effective date says when it takes effect', () => {
+    const a = composeExtractiveAnswer({ query: 'When did the data retention policy take effect?', chunks: passages, asOf: null, today: '2025-01-01', maxSentences: 1 });
+    expect(a.text).toContain('March 1, 2024');
+    expect(a.citations[0]?.docId).toBe('drp');
+    expect(namedTitles('When did the data retention policy take effect?', passages.map((p) => p.title))).toEqual(new Set(['Data Retention and Disposal Policy']));
+    expect(matchText('Effective date: March 1, 2024')).toMatch(/take effect/u);
   });
 });

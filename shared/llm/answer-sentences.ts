@@ -59,14 +59,14 @@ export const ANSWER_KINDS: readonly {
 }[] = [
   {
     // Amounts, rates, limits, changes or results over periods.
-    asks: /\b(?:how\s+much|how\s+many|how\s+(?:large|big)|maximum|minimum|limits?|size|capacity|threshold|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
+    asks: /\b(?:how\s+much|how\s+many|how\s+(?:large|big)|maximum|minimum|limits?|size|capacity|threshold|amount|revenue|revenues|sales|income|expenses?|costs?|margin|cash|debt|profit|loss|earnings|spending|expenditures?|investments?|inventor(?:y|ies)|repurchases?|buybacks?|dividends?|tax|rates?|impacts?|effects?|affect(?:s|ed)?|fluctuat\w*|liquidity|movements?|shift(?:s|ed)?|scale|magnitude|extent|change[ds]?|increase[ds]?|decrease[ds]?|grow(?:th|n)?|decline[ds]?|trend|compare[ds]?)\b|얼마(?!\s*나?\s*(?:거주|살아|살고|살아야|근무|재직|일해|일하|걸리|걸려|기다|지나|오래|다니|다녀|계속))|금액|비율|몇\s*(?:명|개|건|회|퍼센트|%)/iu,
     states: /[$€£¥₩]\s?\d|\d[\d,.]*\s?(?:%|percent|million|billion|thousand|원|억|만|[KMGT]i?B\b|bytes?\b|characters\b)/iu,
     row: true,
     amount: true,
   },
   {
     // A deadline, a period, a date, or how often ("매월 1회", "every month": when wages are paid).
-    asks: /^\s*(?:and\s+|so\s+)?when\b|\bwhen\s+(?:is|are|was|were|do|does|did|must|should|can|could|will|would|may|shall|has|have|had)\b|\b(?:by|until)\s+when\b|\b(?:how\s+(?:long|soon|often)|by\s+what\s+date|deadline|time\s+limit|within\s+how|how\s+many\s+(?:hours|days|weeks|months|years))\b|언제|기한|기간|며칠|몇\s*(?:시간|일|주|개월|달|년)|얼마\s*(?:동안|만에|나\s*걸)/iu,
+    asks: /^\s*(?:and\s+|so\s+)?when\b|\bwhen\s+(?:is|are|was|were|do|does|did|must|should|can|could|will|would|may|shall|has|have|had)\b|\b(?:by|until)\s+when\b|\b(?:how\s+(?:long|soon|often)|by\s+what\s+date|deadline|time\s+limit|within\s+how|how\s+many\s+(?:hours|days|weeks|months|years))\b|언제|기한|기간|며칠|몇\s*(?:시간|일|주|개월|달|년)|얼마\s*(?:동안|만에|나\s*걸)|얼마\s*나?\s*(?:거주|살아|살고|살아야|근무|재직|일해|일하|걸리|걸려|기다|지나|오래|다니|다녀|계속)/iu,
     states:
       new RegExp(
         `\\b${COUNT}\\s*(?:\\(\\d+\\)\\s*)?(?:[a-z-]+\\s+)?(?:hours?|days?|weeks?|months?|years?)\\b|\\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\\s+\\d{1,2}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d+\\s*(?:시간|일(?!분)|주일?|개월|달|년)(?:\\s*(?:이내|안에|까지|전|후|동안|마다|이상|이하))?|\\b(?:every|each)\\s+(?:day|week|month|quarter|year)\\b|\\b(?:daily|weekly|monthly|quarterly|annually)\\b|매(?:일|주|월|분기|년)`,

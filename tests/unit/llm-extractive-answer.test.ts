@@ -602,3 +602,15 @@ describe('a question naming its document', () => {
     expect(matchText('Effective date: March 1, 2024')).toMatch(/take effect/u);
   });
 });
+
+describe('얼마나 asking how long', () => {
+  it('"얼마나 거주해야" asks a length of time, not an amount; "얼마나 받을 수" an amount', () => {
+    const passages = [
+      chunk('amount', '첫 회차 금액의 30%는 한빛사랑상품권으로 지급되고, 거주 지역의 상품권으로 받으실 수도 있습니다.'),
+      chunk('time', '부 또는 모가 6개월 이상 계속하여 한빛시에 거주하고 있어야 합니다.'),
+    ];
+    const first = (query: string) => composeExtractiveAnswer({ query, chunks: passages, asOf: null, today: '2025-01-01', maxSentences: 1 }).citations[0]?.chunkId;
+    expect(first('한빛시에 얼마나 거주해야 하나요?')).toBe('time');
+    expect(first('상품권으로 얼마나 받을 수 있나요?')).toBe('amount');
+  });
+});

@@ -56,8 +56,8 @@ export interface AnswerDocument {
   /** Last day of the period it reports on. */
   periodEnd: string | null;
   /**
-   * The quarters that period is, by each reckoning its profile gives (fiscal, calendar); empty
-   * or absent when unknown. A question naming another quarter is not about this period.
+   * The quarters that period is, by each reckoning it is known by (fiscal, calendar, filed, its
+   * file's name); empty or absent when unknown. A question naming another quarter is not about it.
    */
   quarters?: readonly { year: number | null; quarter: number }[];
 }
@@ -215,7 +215,9 @@ export function composeFigureAnswer(
   options: FigureQuestion = { asksFigure: true },
 ): FigureAnswer | null {
   const minCoverage = options.asksFigure ? 0 : PROSE_MIN_COVERAGE;
-  const tables: TablePassage[] = chunks.flatMap((chunk, rank) => (chunk.table ? [{ chunk: chunk as AnswerChunk & { table: DocTable }, rank }] : []));
+  const printed: TablePassage[] = chunks.flatMap((chunk, rank) => (chunk.table ? [{ chunk: chunk as AnswerChunk & { table: DocTable }, rank }] : []));
+  // What a company expects is read only from a table of expected figures, never from what it reported.
+  const tables = asksOutlook(query) ? printed.filter(({ chunk }) => OUTLOOK_TABLE.test([chunk.table.title, chunk.sectionPath, ...chunk.table.columns].join(' '))) : printed;
   if (tables.length === 0) return null;
   const names = [
     ...new Set(
@@ -227,12 +229,6 @@ export function composeFigureAnswer(
   ];
   const ask = figureAsk(query, names);
   if (ask.metric === '' || asksWhatWasSaid(query)) return null;
-  // What a company expects is read only from a table of expected figures, never from what it reported.
-  if (asksOutlook(query)) {
-    const expected = tables.filter(({ chunk }) => OUTLOOK_TABLE.test([chunk.table.title, chunk.sectionPath, ...chunk.table.columns].join(' ')));
-    if (expected.length === 0) return null;
-    tables.splice(0, tables.length, ...expected);
-  }
   if (OVER_PERIODS.test(query) && ask.period.endDate === null) {
     const series = seriesAnswer(ask, tables, documentOf, minCoverage);
     if (series) return series;
@@ -265,7 +261,7 @@ export function composeFigureAnswer(
  * The figure against the same period a year earlier, when its row prints that period too (a
  * release's "Three Months Ended September 30, 2023 / 2022"): both cells cited and the change
  * computed from them ("… was $118 million [1], against $104 million for the three months ended
- * September 30, 2022 [2], up 13.5% from a year earlier."). Null when no such column.
+ * September 30, 2022 [2], up 13% from a year earlier."). Null when no such column.
  */
 function yearOverYear(pool: Pool, match: CellMatch, one: ReturnType<typeof cellSentence>): FigureAnswer | null {
   const { chunk } = pool.passages[match.table] as TablePassage;

@@ -279,19 +279,18 @@ const nameKey = (w: string): string => w.toLowerCase().replace(/['’]s$/u, '').
 
 /** The question's words, which of them name a passage's document, and the titles they name. */
 function documentNames(question: string, titles: readonly string[]): { words: string[]; named: boolean[]; titles: Set<string> } {
-  const key = nameKey;
   const words = question.split(/\s+/u).filter((w) => w !== '');
   const named = new Array<boolean>(words.length).fill(false);
   const found = new Set<string>();
   for (const title of titles) {
-    const inTitle = new Set(title.split(/[\s\-–—·,:()]+/u).map(key).filter((w) => w !== ''));
+    const inTitle = new Set(title.split(/[\s\-–—·,:()]+/u).map(nameKey).filter((w) => w !== ''));
     // What the title calls the document: the last word of its first part ("Protocol" in "Records
     // Exchange Protocol (REP), Version 1.1"). "my parental leave" names a subject, not the policy.
-    const head = key(title.split(/\s*[,(:—–]\s*|\s+-\s+/u)[0]?.trim().split(/\s+/u).at(-1) ?? '');
+    const head = nameKey(title.split(/\s*[,(:—–]\s*|\s+-\s+/u)[0]?.trim().split(/\s+/u).at(-1) ?? '');
     for (let i = 0; i < words.length; ) {
       let j = i;
-      while (j < words.length && key(words[j] as string) !== '' && inTitle.has(key(words[j] as string))) j++;
-      if (j - i >= 2 && words.slice(i, j).some((w) => key(w) === head)) {
+      while (j < words.length && nameKey(words[j] as string) !== '' && inTitle.has(nameKey(words[j] as string))) j++;
+      if (j - i >= 2 && words.slice(i, j).some((w) => nameKey(w) === head)) {
         for (let k = i; k < j; k++) named[k] = true;
         found.add(title);
       }

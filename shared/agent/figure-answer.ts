@@ -7,7 +7,7 @@
  * last computed from the two cited cells. Null when no table names the metric for the period
  * asked (the prose answer is given then). Pure.
  */
-import type { DocTable, TableCell, TableRow } from '../domain/index.ts';
+import type { DocTable, TableRow } from '../domain/index.ts';
 import {
   bestBreakdown,
   deriveFigure,
@@ -17,7 +17,6 @@ import {
   metricWords,
   MIN_LABEL_SCORE,
   namedRow,
-  figureSentence,
   figureText,
   labelInSentence,
   periodPhrase,
@@ -44,23 +43,11 @@ import {
   type FigurePair,
 } from '../figures/index.ts';
 import type { AnswerChunk, Citation } from '../llm/index.ts';
+import { addMonths } from '../enrich/index.ts';
 import { isStatementTitle } from '../sectionize/index.ts';
-import { labelPath } from '../tables/index.ts';
+import { cellSentence, changeClause, citationOf, kindOf, pointPeriod, type AnswerDocument, type Pool, type TablePassage } from './figure-cells.ts';
 
-/** What the answer knows of a passage's document. */
-export interface AnswerDocument {
-  /** The organisation it is about, as it writes its name ("Apple Inc."). */
-  organisation: string | null;
-  /** Names a question may call it by (they are not the metric). */
-  aliases: readonly string[];
-  /** Last day of the period it reports on. */
-  periodEnd: string | null;
-  /**
-   * The quarters that period is, by each reckoning it is known by (fiscal, calendar, filed, its
-   * file's name); empty or absent when unknown. A question naming another quarter is not about it.
-   */
-  quarters?: readonly { year: number | null; quarter: number }[];
-}
+export type { AnswerDocument } from './figure-cells.ts';
 
 /** A figure answer: its sentence and its citations, numbered from 1. */
 export interface FigureAnswer {
@@ -98,12 +85,6 @@ export interface FigureQuestion {
 /** Least share of a non-figure question's metric words a row must say to answer it. */
 const PROSE_MIN_COVERAGE = 0.6;
 
-/** A table passage with its document. */
-interface TablePassage {
-  chunk: AnswerChunk & { table: DocTable };
-  rank: number;
-}
-
 const NO_PERIOD: PeriodFacts = { endDate: null, months: null, year: null, quarter: null };
 
 /** The asked period, with "latest" read as the latest period end among the documents found. */
@@ -111,47 +92,6 @@ function askedPeriod(query: string, ask: FigureAsk, ends: readonly string[]): Pe
   const named = ask.period.endDate !== null || ask.period.quarter !== null || ask.period.year !== null;
   if (named || !LATEST.test(query) || ends.length === 0) return ask.period;
   return { ...ask.period, endDate: [...ends].sort().at(-1) ?? null };
-}
-
-function citationOf(n: number, chunk: AnswerChunk, row: TableRow, column: string, cell: TableCell): Citation {
-  return {
-    n,
-    chunkId: chunk.chunkId,
-    docId: chunk.docId,
-    title: chunk.title,
-    sectionPath: chunk.sectionPath,
-    pages: { start: cell.page, end: cell.page },
-    validFrom: chunk.validFrom,
-    validTo: chunk.validTo,
-    cell: { row: labelPath(row), column, text: cell.text, page: cell.page, ...(cell.box ? { box: cell.box } : {}) },
-  };
-}
-
-/** The change from the first figure to the last, as a reader says it ("up 4.1% from the first to the last"), when both are amounts of one sign. */
-function changeClause(first: number, last: number, since = 'from the first to the last'): string | null {
-  if (first <= 0 || last < 0) return null;
-  const pct = ((last - first) / first) * 100;
-  const rounded = Math.abs(pct) < 10 ? pct.toFixed(1) : pct.toFixed(0);
-  return pct === 0 ? `unchanged ${since}` : `${pct > 0 ? 'up' : 'down'} ${rounded.replace('-', '')}% ${since}`;
-}
-
-/** "$" amounts or percentages: a series says one kind of figure. */
-function kindOf(table: DocTable, cell: TableCell): 'percent' | 'amount' {
-  return /%/u.test(cell.text) || table.unit === '%' ? 'percent' : 'amount';
-}
-
-/** A long date as statements print it ("July 1, 2023") from YYYY-MM-DD. */
-function longDate(iso: string): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  return d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-}
-
-/**
- * A column's period in a sentence, or — when its header names no date (a header the extractor
- * could not read, or a bare "Q3") — the document's own period, which the column was matched to.
- */
-function pointPeriod(header: string, documentEnd: string): string {
-  return periodFacts(header).endDate ? periodPhrase(header) : `for the period ended ${longDate(documentEnd)}`;
 }
 
 /**
@@ -270,11 +210,10 @@ function yearOverYear(pool: Pool, match: CellMatch, one: ReturnType<typeof cellS
   const periodOf = (c: number): PeriodFacts => periodFacts(periodHeader(table.columns[c] ?? '', printed.parents));
   const now = periodOf(match.column);
   if (!now.endDate) return null;
-  const yearBefore = new Date(`${now.endDate}T00:00:00Z`);
-  yearBefore.setUTCFullYear(yearBefore.getUTCFullYear() - 1);
+  const yearBefore = addMonths(now.endDate, -12);
   const prior = printed.cells.findIndex((cell, c) => {
     const p = periodOf(c);
-    return c !== match.column && cell !== null && cell.value !== null && p.endDate !== null && p.months === now.months && daysApart(p.endDate, yearBefore.toISOString().slice(0, 10)) <= 7;
+    return c !== match.column && cell !== null && cell.value !== null && p.endDate !== null && p.months === now.months && daysApart(p.endDate, yearBefore) <= 7;
   });
   const cell = printed.cells[prior];
   if (prior < 0 || !cell || cell.value === null) return null;
@@ -312,13 +251,6 @@ function derivedAnswer(d: DerivedFigure, pool: Pool, documentOf: (docId: string)
   return { text: `${subject}${period ? ` ${period}` : ''} was ${value}: ${inputs[0]?.text} less ${inputs[1]?.text}.`, citations: inputs.map((x) => x.citation) };
 }
 
-/** The tables a figure is read from, as candidates, and the period asked for. */
-interface Pool {
-  passages: TablePassage[];
-  candidates: CandidateTable[];
-  period: PeriodFacts;
-}
-
 /**
  * The passages a single-period figure is read from: every table passage, or — for a quarter or
  * year named without a date ("Q1 2023"), which the search's routing read as fiscal, filed or
@@ -341,18 +273,6 @@ function reportsOtherQuarter(doc: AnswerDocument | undefined, asked: PeriodFacts
   const quarters = doc?.quarters ?? [];
   if (asked.quarter === null || asked.endDate !== null || quarters.length === 0 || !doc?.periodEnd) return false;
   return !quarters.some((q) => q.quarter === asked.quarter && (asked.year === null || q.year === null || q.year === asked.year));
-}
-
-/** A matched cell's sentence (its period from the document when the header names no date) and citation `[n]`. */
-function cellSentence(pool: Pool, match: Pick<CellMatch, 'table' | 'row' | 'column' | 'cell'>, n: number, documentOf: (docId: string) => AnswerDocument | undefined, lang: 'en' | 'ko'): { sentence: string; citation: Citation; row: TableRow; table: DocTable } {
-  const { chunk } = pool.passages[match.table] as TablePassage;
-  const row = namedRow(chunk.table.rows[match.row] as TableRow);
-  const column = chunk.table.columns[match.column] ?? '';
-  const header = periodHeader(column, row.parents);
-  const end = documentOf(chunk.docId)?.periodEnd ?? null;
-  const period = end && !periodFacts(header).endDate ? pointPeriod(header, end) : undefined;
-  const sentence = figureSentence({ organisation: documentOf(chunk.docId)?.organisation ?? null, table: chunk.table, row, column: match.column, cell: match.cell, n, lang, ...(period ? { period } : {}) });
-  return { sentence, citation: citationOf(n, chunk, row, column, match.cell), row, table: chunk.table };
 }
 
 /**

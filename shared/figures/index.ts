@@ -13,4 +13,4 @@ export { deriveFigure, type DerivedFigure } from './derived.ts';
 export { balancePhrase, figureSentence, figureText, labelInSentence, paysOut, periodPhrase, spokenLabel } from './figure-sentence.ts';
 export { contentWords, groupsOf, membersIn } from './glossary.ts';
 export { daysApart, periodFacts, periodHeader, type PeriodFacts } from './periods.ts';
-export { asksBreakdown, asksOutlook, ASKS_OUTLOOK, asksWhatWasSaid, asksYearOverYear, breakdownCues, figurePair, OUTLOOK_TABLE, type FigurePair } from './question-shapes.ts';
+export { asksBreakdown, asksOutlook, ASKS_OUTLOOK, ASKS_SAID, asksWhatWasSaid, asksYearOverYear, breakdownCues, figurePair, OUTLOOK_TABLE, type FigurePair } from './question-shapes.ts';

@@ -75,11 +75,11 @@ export function asksOutlook(question: string): boolean {
 export const OUTLOOK_TABLE = /\b(?:guidance|outlook|forecast\w*|expect\w*|estimate[sd]?|projected|projections?|targets?)\b/iu;
 
 /** Words that ask what someone said ("What did the CFO say drove …", "What did management mention about …"). */
-const SAID = /\b(?:say|says|said|saying|mention(?:s|ed)?|comment(?:s|ed)?\s+(?:on|about)|talk(?:s|ed)?\s+about|remark(?:s|ed)?)\b/iu;
+export const ASKS_SAID = /\b(?:say|says|said|saying|mention(?:s|ed)?|comment(?:s|ed)?\s+(?:on|about)|talk(?:s|ed)?\s+about|remark(?:s|ed)?)\b/iu;
 
 /** Whether a question asks what someone said: the words spoken answer it, not a table's row. */
 export function asksWhatWasSaid(question: string): boolean {
-  return SAID.test(question);
+  return ASKS_SAID.test(question);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { looksLikeTitle } from '../sectionize/index.ts';
 import { ASKS_LIMIT, STATES_AT_LEAST, STATES_AT_MOST } from '../retrieval/index.ts';
-import { ASKS_OUTLOOK } from '../figures/index.ts';
+import { ASKS_OUTLOOK, ASKS_SAID } from '../figures/index.ts';
 
 /** A count as a rule writes it: digits, or a number in words ("sixteen", "forty-five"). */
 const UNITS_WORD = '(?:one|two|three|four|five|six|seven|eight|nine)';
@@ -171,9 +171,10 @@ export function matchText(text: string): string {
 
 /**
  * A question asking what someone said ("What did the CFO say drove …", "according to the CEO",
- * "How did management describe …"): who spoke is part of what is asked, beside the topic.
+ * "How did management describe …"): who spoke is part of what is asked, beside the topic. The
+ * figure path's words for it (shared/figures' ASKS_SAID), and "explain", "describe", "according to".
  */
-export const ASKS_WHO_SAID = /\b(?:say|says|said|mention(?:s|ed)?|comment(?:s|ed)?|remark(?:s|ed)?|talk(?:s|ed)?|according\s+to|explain(?:s|ed)?|describe[ds]?|told?|tell)\b|(?:말했|언급|발언|설명했)/iu;
+export const ASKS_WHO_SAID = new RegExp(`${ASKS_SAID.source}|\\b(?:comment(?:s|ed)?|talk(?:s|ed)?|according\\s+to|explain(?:s|ed)?|describe[ds]?|told?|tell)\\b|(?:말했|언급|발언|설명했)`, 'iu');
 
 /**
  * A question asking what someone asked ("What did the analyst from Halden Securities ask about?",

@@ -13,6 +13,9 @@ import { detectLang } from '../enrich/index.ts';
 import { citeQuotes, type AnswerChunk } from './answer-citations.ts';
 import { ANSWER_KINDS, ASKS_REASON, ASKS_REPORTED, ASKS_WHAT_WAS_ASKED, ASKS_WHO_SAID, STATES_OUTLOOK, askedUnit, endsSentence, isHeadingFragment, isRunOnCells, matchText, namedTitles, quartersNamed, sectionTitle, startsMidThought, statesFact, withoutDocumentNames, type PassageSentence, type SentenceRole } from './answer-sentences.ts';
 import { isSpeakerLine } from '../sectionize/index.ts';
+import { answerMatches, wordCount } from './answer-leads.ts';
+
+export { answerMatches, wordCount } from './answer-leads.ts';
 import { ASKS_OUTLOOK } from '../figures/index.ts';
 import { detectInstructionLike, spelledOutAbbreviations, analyseQuery, lexicalScores, matchForm, findDateMentions, findQueryPeriods, normaliseQuery, provisionMatcher, type QueryAnalysis } from '../retrieval/index.ts';
 
@@ -118,23 +121,6 @@ const RELATIVE_FLOOR = 0.7;
 
 /** A question: an FAQ's, an analyst's on a call, a report's rhetorical one. */
 const QUESTION = /[?？][\s"'”’)\]]*$/u;
-/**
- * What a question or a heading printed in a passage says the sentence after it is about: that
- * sentence is scored at this share of their match (a statement matching as well by its own words
- * comes first). A question asks what the next sentence answers; a heading names its section's
- * subject, which its first sentence may take for granted ("5.3 Unpaid extension" / "An employee
- * may request up to eight additional weeks").
- */
-const LEAD_SHARE: Readonly<Record<Exclude<SentenceRole, 'statement'>, number>> = { question: 0.9, heading: 0.8 };
-/**
- * The share of a lead's match the statements after its first one get, up to the next lead: a
- * section's later sentences are about its heading too, and an answer may run on ("Requests are
- * approved unless the manager …" after "5.3 Unpaid extension" / "An employee may request …").
- * Below the first's, so they come second unless they state what is asked.
- */
-const FOLLOW_SHARE = 0.5;
-/** Fewer words than this after a question are an acknowledgement ("Sure.", "Yes."), not its answer. */
-const MIN_ANSWER_WORDS = 4;
 /** An FAQ's label before the answer to its question ("A.", "Answer:", "답:"): not quoted. */
 const ANSWER_LABEL = /^(?:A|Ans(?:wer)?|답변?)\s*[.:：)]\s+/iu;
 
@@ -172,47 +158,6 @@ export function formatDateQualifier(date: string, lang: string): string {
     return `${y}년 ${m}월 ${d}일 기준`;
   }
   return `as of ${date}`;
-}
-
-/** A sentence's lexical match: its score and the share of the question's terms it covers. */
-interface Match {
-  score: number;
-  coverage: number;
-}
-
-/**
- * Each candidate's match, a question's or a heading's passed on ({@link LEAD_SHARE}) to the
- * statement it leads to: the first after it in the same passage with {@link MIN_ANSWER_WORDS} words
- * or more, before any further question or heading. An FAQ's answer, an executive's reply or a
- * section's first sentence shares few words with what was asked; the line before it says what it
- * is about. Pure.
- */
-export function answerMatches(candidates: readonly Pick<PassageSentence, 'chunk' | 'text' | 'role'>[], matches: readonly Match[], quotesQuestions = false): Match[] {
-  const out = candidates.map((_, i) => ({ score: matches[i]?.score ?? 0, coverage: matches[i]?.coverage ?? 0 }));
-  candidates.forEach((cand, i) => {
-    if (cand.role === 'statement') return;
-    const lead = matches[i];
-    if (!lead || lead.coverage <= 0) return;
-    let share = LEAD_SHARE[cand.role];
-    for (let j = i + 1; j < candidates.length; j++) {
-      const next = candidates[j] as Pick<PassageSentence, 'chunk' | 'text' | 'role'>;
-      // An analyst's question is answered by the next speaker: the line naming them is passed over.
-      if (next.chunk === cand.chunk && next.role === 'heading' && isSpeakerLine(next.text)) continue;
-      // Asked what someone asked, a speaker's line leads to their questions too.
-      const quotable = next.role === 'statement' || (quotesQuestions && cand.role === 'heading' && next.role === 'question');
-      if (next.chunk !== cand.chunk || !quotable) return;
-      if (wordCount(next.text) < MIN_ANSWER_WORDS) continue;
-      const own = out[j] as Match;
-      out[j] = { score: Math.max(own.score, share * lead.score), coverage: Math.max(own.coverage, lead.coverage) };
-      share = FOLLOW_SHARE;
-    }
-  });
-  return out;
-}
-
-/** Words of a text: whitespace-separated tokens with a letter or digit, citation markers (`[1]`) not counted. */
-export function wordCount(text: string): number {
-  return text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w) && !/^\[\d+\][.,;:]?$/u.test(w)).length;
 }
 
 /** `text` cut to `max` words at a word boundary, with "…" when cut. */

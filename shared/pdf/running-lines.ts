@@ -137,10 +137,15 @@ function followsPages(occ: readonly Occurrence[]): boolean {
   return forward >= FOLLOWING_SHARE * changes;
 }
 
+/** Indexes of the top-most and the bottom-most line of a page (-1 for a page without lines). */
+function edgeLines(page: Page): [number, number] {
+  const order = page.lines.map((_, i) => i).sort((a, b) => (page.lines[b]?.y ?? 0) - (page.lines[a]?.y ?? 0));
+  return [order[0] ?? -1, order[order.length - 1] ?? -1];
+}
+
 /** Indexes of the top-most and bottom-most lines of a page. */
 function outermost(page: Page): Set<number> {
-  const order = page.lines.map((_, i) => i).sort((a, b) => (page.lines[b]?.y ?? 0) - (page.lines[a]?.y ?? 0));
-  return new Set([order[0] ?? -1, order[order.length - 1] ?? -1]);
+  return new Set(edgeLines(page));
 }
 
 /** Indexes of the lines of a page that sit where running lines live: top, bottom, side margins. */
@@ -250,24 +255,20 @@ function stripTwoPageLines(pages: readonly Page[], opts: RunningLineOptions): { 
   const out = pages.map((p) => ({ ...p }));
   const [a, b] = pages.flatMap((p, i) => (p.lines.length >= 2 ? [i] : []));
   if (a === undefined || b === undefined) return { pages: out, stripped: [], strippedChars: 0 };
-  const edges = (i: number): number[] => {
-    const order = (pages[i] as Page).lines.map((_, k) => k).sort((x, y) => ((pages[i] as Page).lines[y]?.y ?? 0) - ((pages[i] as Page).lines[x]?.y ?? 0));
-    return [order[0] as number, order[order.length - 1] as number];
-  };
   const drop: [Set<number>, Set<number>] = [new Set(), new Set()];
   const stripped: string[] = [];
   let strippedChars = 0;
-  const [ea, eb] = [edges(a), edges(b)];
-  for (const side of [0, 1]) {
-    const la = (pages[a] as Page).lines[ea[side] as number];
-    const lb = (pages[b] as Page).lines[eb[side] as number];
+  const [ea, eb] = [edgeLines(pages[a] as Page), edgeLines(pages[b] as Page)];
+  for (const side of [0, 1] as const) {
+    const la = (pages[a] as Page).lines[ea[side]];
+    const lb = (pages[b] as Page).lines[eb[side]];
     if (!la || !lb || la.text.split(/\s+/u).length > TWO_PAGE_MAX_WORDS) continue;
     // The same size too: a title over the first page reads like the head over the second.
     if (runningLineKey(la.text) !== runningLineKey(lb.text) || Math.abs(la.y - lb.y) > Math.max(3, la.fontSize) || Math.abs(la.fontSize - lb.fontSize) > 0.5) continue;
     const occ = [la, lb].map((l, k) => ({ page: k === 0 ? a : b, line: 0, y: l.y, fontSize: l.fontSize, numbers: numbersOf(l.text) }));
     if (!followsPages(occ)) continue;
-    drop[0].add(ea[side] as number);
-    drop[1].add(eb[side] as number);
+    drop[0].add(ea[side]);
+    drop[1].add(eb[side]);
     if (stripped.length < opts.maxReported) stripped.push(la.text);
     strippedChars += (la.text + lb.text).replace(/\s/gu, '').length;
   }
